@@ -1,0 +1,8 @@
+// The whole public C++ API of libclgemm in one include.
+#pragma once
+
+#include "clgemm/device.hpp"
+#include "clgemm/errors.hpp"
+#include "clgemm/gemm.hpp"
+#include "clgemm/kernels.hpp"
+#include "clgemm/reference.hpp"

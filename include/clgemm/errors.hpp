@@ -1,0 +1,61 @@
+// The exceptions libclgemm throws. Every error derives from clgemm::Error (itself a
+// std::runtime_error that owns its message) and carries an ErrorCode, so callers can branch on
+// the kind of failure and the C API can map each one to a distinct status.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace clgemm {
+
+enum class ErrorCode {
+  InvalidSize,              // M, N or K is zero, negative or too large for the kernels
+  InvalidLeadingDimension,  // lda, ldb or ldc is smaller than the matrix it describes
+  InvalidArgument,          // any other bad argument (null pointer, bad repetition count, ...)
+  UnknownKernel,            // no kernel of that name
+  InvalidOption,            // unknown kernel parameter, or a combination breaking a constraint
+  NoPlatform,               // no OpenCL platform or no device matches the request
+  KernelSourceNotFound,     // the .cl file is in none of the searched directories
+  BuildFailed,              // the OpenCL compiler rejected the kernel
+  AllocationTooLarge,       // a buffer exceeds what the device can allocate
+  OpenCLFailure,            // an OpenCL call failed at run time
+};
+
+// A short stable name for a code, e.g. "invalid-leading-dimension".
+const char* error_code_name(ErrorCode code);
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ErrorCode code() const { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+// The OpenCL compiler rejected a kernel. The message names the kernel, device and options and
+// includes the build log; each piece is also available on its own.
+class BuildError : public Error {
+ public:
+  BuildError(const std::string& kernel, const std::string& device, const std::string& options,
+             const std::string& log);
+  const std::string& kernel() const { return kernel_; }
+  const std::string& device() const { return device_; }
+  const std::string& options() const { return options_; }
+  const std::string& log() const { return log_; }
+
+ private:
+  std::string kernel_, device_, options_, log_;
+};
+
+// An OpenCL call returned an error status at run time.
+class OpenCLError : public Error {
+ public:
+  OpenCLError(const std::string& call, int status);
+  int status() const { return status_; }
+
+ private:
+  int status_;
+};
+
+}  // namespace clgemm

@@ -1,0 +1,49 @@
+// The kernel catalogue: which kernels exist, which compile-time parameters (-D NAME=value)
+// each takes, how the host derives them from device limits, and which combinations are valid.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "clgemm/device.hpp"
+
+namespace clgemm {
+
+// Compile-time parameters of one kernel, by name (e.g. {"TILE", 16}).
+using KernelOptions = std::map<std::string, long>;
+
+struct KernelParameter {
+  std::string name;
+  std::string meaning;
+};
+
+struct KernelDescription {
+  std::string name;     // as given to --kernel, e.g. "tile"
+  std::string file;     // source file under the kernel directory, e.g. "tile.cl"
+  std::string summary;  // one line on the idea the kernel teaches
+  std::vector<KernelParameter> parameters;
+};
+
+// Every kernel, in ladder order (base first).
+const std::vector<KernelDescription>& kernel_catalog();
+// The kernel of that name; throws Error(UnknownKernel) listing the valid names.
+const KernelDescription& find_kernel(const std::string& name);
+
+// The parameters the host picks for this kernel on a device with these limits.
+KernelOptions derive_options(const std::string& kernel, const DeviceLimits& limits);
+
+// The derived parameters with `overrides` applied on top. Throws Error(InvalidOption) for an
+// override the kernel does not take or a combination that breaks one of its constraints (the
+// message names the constraint and the values).
+KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& limits,
+                              const KernelOptions& overrides);
+
+// Checks a complete set of parameters against the kernel's constraints and the device limits.
+void validate_options(const std::string& kernel, const KernelOptions& options,
+                      const DeviceLimits& limits);
+
+// "-D NAME=value ..." as passed to the OpenCL compiler.
+std::string format_build_options(const KernelOptions& options);
+
+}  // namespace clgemm

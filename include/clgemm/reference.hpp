@@ -1,0 +1,32 @@
+// The host reference GEMM, accumulated in double, and the check of a device result against it.
+// Used by the tests and by clgemm-run; useful to anyone validating their own use.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "clgemm/gemm.hpp"
+
+namespace clgemm {
+
+struct Verification {
+  bool passed = true;
+  bool sampled = false;         // only some rows and columns were checked
+  std::size_t checked = 0;      // elements of C compared
+  std::size_t failures = 0;     // elements outside the tolerance (or padding that changed)
+  double worst_ratio = 0;       // largest |error| / tolerance seen (passing means <= 1)
+  std::string first_failure;    // "C[r][c] = x, expected y (tolerance t)" for the first failure
+};
+
+// Compares `c_after` with alpha * A * B + beta * c_before computed in double. The tolerance of
+// each element scales with the magnitudes that went into it:
+//   |error| <= gamma(K) * (|alpha| * sum_k |a_ik * b_kj| + |beta * c_ij|) + tiny,
+// with gamma(K) = (min(K, 16 sqrt K) + 4) * FLT_EPSILON, the rounding-error growth of float
+// accumulation. When the full check would take more than `full_check_limit` multiply-adds,
+// `sample_lines` evenly spread rows and as many columns are checked instead. The ldc padding
+// of C must be unchanged.
+Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
+                         const float* c_before, const float* c_after,
+                         double full_check_limit = 2e9, std::size_t sample_lines = 64);
+
+}  // namespace clgemm

@@ -1,0 +1,22 @@
+// row: one work-item per row of C. Each work-item reuses its row of A for all N columns, but
+// consecutive work-items read B's columns in lock-step and write C rows far apart, so there is
+// little parallelism (M work-items) and poor coalescing: a lesson in what not to map.
+#include "gemm_common.clh"
+
+#ifndef WG
+#define WG 64 // work-items per work-group
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void gemm_row(GEMM_PARAMETERS) {
+  const int row = get_global_id(0);
+  if (row >= M) return;
+
+  __global const float *a = A + a_offset + (size_t)row * lda;
+  const size_t c_row = c_offset + (size_t)row * ldc;
+  for (int col = 0; col < N; ++col) {
+    __global const float *b = B + b_offset + col;
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k, b += ldb) acc = mad(a[k], *b, acc);
+    store_c(C, c_row + col, acc, alpha, beta);
+  }
+}

@@ -1,0 +1,144 @@
+// vectorized: the last rung of the ladder. A work-group computes a TILE_M x TILE_N block of C,
+// stepping through K in slices of TILE_K; each work-item computes BATCH_M x BATCH_N outputs as
+// a sum of outer products held in registers (as in coarsened, but rectangular). On top of that:
+//   - global loads move VEC floats at a time (float4 or float8),
+//   - local memory holds two pages of tiles (double buffering): while the work-group computes
+//     on one page, each work-item already holds the next slice of A and B in registers, and
+//     stores it into the other page afterwards, so one barrier per K step suffices and the
+//     global loads of step t+1 overlap the arithmetic of step t.
+// Slices that stick out of the matrices are filled with zeros, element by element.
+#include "gemm_common.clh"
+
+#ifndef TILE_M
+#define TILE_M 64 // rows of C per work-group
+#endif
+#ifndef TILE_N
+#define TILE_N 64 // columns of C per work-group
+#endif
+#ifndef TILE_K
+#define TILE_K 16 // depth of one K step
+#endif
+#ifndef BATCH_M
+#define BATCH_M 4 // rows of C per work-item
+#endif
+#ifndef BATCH_N
+#define BATCH_N 4 // columns of C per work-item
+#endif
+#ifndef VEC
+#define VEC 4 // floats per global load: 1, 2, 4, 8 or 16
+#endif
+#ifndef A_ALIGNED
+#define A_ALIGNED 0 // 1 when the host proved every VEC-group of A is VEC-aligned
+#endif
+#ifndef B_ALIGNED
+#define B_ALIGNED 0 // 1 when the host proved every VEC-group of B is VEC-aligned
+#endif
+
+#define WG_M (TILE_M / BATCH_M)  // work-items along M (dimension 1)
+#define WG_N (TILE_N / BATCH_N)  // work-items along N (dimension 0)
+#define THREADS (WG_M * WG_N)
+#define A_LOADS (TILE_M * TILE_K / VEC / THREADS) // vectors of A each work-item fetches per step
+#define B_LOADS (TILE_K * TILE_N / VEC / THREADS) // vectors of B each work-item fetches per step
+
+#define CAT(a, b) a##b
+#define XCAT(a, b) CAT(a, b)
+#define floatV XCAT(float, VEC)
+#define vloadV XCAT(vload, VEC)
+#define vstoreV XCAT(vstore, VEC)
+
+// Loads VEC consecutive floats of which the first `valid` exist; the others read as zero.
+inline floatV load_vector(__global const float *p, const int valid, const int aligned) {
+  if (valid >= VEC) return aligned ? *(__global const floatV *)p : vloadV(0, p);
+  float v[VEC];
+  for (int e = 0; e < VEC; ++e) v[e] = (e < valid) ? p[e] : 0.0f;
+  return vloadV(0, v);
+}
+
+// Fetches this work-item's share of the K slice starting at k0 into registers.
+inline void fetch_slice(__global const float *A, const int lda, __global const float *B,
+                        const int ldb, const int M, const int N, const int K, const int row0,
+                        const int col0, const int k0, const int tid, floatV a_next[A_LOADS],
+                        floatV b_next[B_LOADS]) {
+  for (int l = 0; l < A_LOADS; ++l) {
+    const int v = tid + l * THREADS;
+    const int m = v / (TILE_K / VEC), k = (v % (TILE_K / VEC)) * VEC;
+    const int row = row0 + m, col = k0 + k;
+    const int valid = (row < M) ? K - col : 0;
+    a_next[l] = load_vector(A + (size_t)row * lda + col, valid, A_ALIGNED);
+  }
+  for (int l = 0; l < B_LOADS; ++l) {
+    const int v = tid + l * THREADS;
+    const int k = v / (TILE_N / VEC), n = (v % (TILE_N / VEC)) * VEC;
+    const int row = k0 + k, col = col0 + n;
+    const int valid = (row < K) ? N - col : 0;
+    b_next[l] = load_vector(B + (size_t)row * ldb + col, valid, B_ALIGNED);
+  }
+}
+
+// Stores the fetched slice into one local page: A transposed to [k][m], B as [k][n].
+inline void store_slice(__local float a_page[TILE_K][TILE_M], __local float b_page[TILE_K][TILE_N],
+                        const int tid, const floatV a_next[A_LOADS], const floatV b_next[B_LOADS]) {
+  for (int l = 0; l < A_LOADS; ++l) {
+    const int v = tid + l * THREADS;
+    const int m = v / (TILE_K / VEC), k = (v % (TILE_K / VEC)) * VEC;
+    float a[VEC];
+    vstoreV(a_next[l], 0, a);
+    for (int e = 0; e < VEC; ++e) a_page[k + e][m] = a[e];
+  }
+  for (int l = 0; l < B_LOADS; ++l) {
+    const int v = tid + l * THREADS;
+    const int k = v / (TILE_N / VEC), n = (v % (TILE_N / VEC)) * VEC;
+    vstoreV(b_next[l], 0, &b_page[k][n]);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_vectorized(
+    GEMM_PARAMETERS) {
+  const int tx = get_local_id(0);
+  const int ty = get_local_id(1);
+  const int tid = ty * WG_N + tx;
+  const int col0 = get_group_id(0) * TILE_N;
+  const int row0 = get_group_id(1) * TILE_M;
+  A += a_offset;
+  B += b_offset;
+
+  __local float a_pages[2][TILE_K][TILE_M];
+  __local float b_pages[2][TILE_K][TILE_N];
+  floatV a_next[A_LOADS], b_next[B_LOADS];
+
+  float acc[BATCH_M][BATCH_N];
+  for (int i = 0; i < BATCH_M; ++i)
+    for (int j = 0; j < BATCH_N; ++j) acc[i][j] = 0.0f;
+
+  const int steps = (K + TILE_K - 1) / TILE_K;
+  fetch_slice(A, lda, B, ldb, M, N, K, row0, col0, 0, tid, a_next, b_next);
+  store_slice(a_pages[0], b_pages[0], tid, a_next, b_next);
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  for (int step = 0; step < steps; ++step) {
+    const int page = step & 1;
+    const bool more = step + 1 < steps;
+    if (more) fetch_slice(A, lda, B, ldb, M, N, K, row0, col0, (step + 1) * TILE_K, tid, a_next, b_next);
+
+    for (int k = 0; k < TILE_K; ++k) {
+      float a_reg[BATCH_M], b_reg[BATCH_N];
+      for (int i = 0; i < BATCH_M; ++i) a_reg[i] = a_pages[page][k][ty + i * WG_M];
+      for (int j = 0; j < BATCH_N; ++j) b_reg[j] = b_pages[page][k][tx + j * WG_N];
+      for (int i = 0; i < BATCH_M; ++i)
+        for (int j = 0; j < BATCH_N; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
+    }
+
+    // The other page was last read before the previous barrier, so it is free to overwrite.
+    if (more) store_slice(a_pages[page ^ 1], b_pages[page ^ 1], tid, a_next, b_next);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+
+  for (int i = 0; i < BATCH_M; ++i) {
+    const int row = row0 + ty + i * WG_M;
+    if (row >= M) continue;
+    for (int j = 0; j < BATCH_N; ++j) {
+      const int col = col0 + tx + j * WG_N;
+      if (col < N) store_c(C, c_offset + (size_t)row * ldc + col, acc[i][j], alpha, beta);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+// Messages and names for the library's error types.
+#include "clgemm/errors.hpp"
+
+namespace clgemm {
+
+const char* error_code_name(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::InvalidSize: return "invalid-size";
+    case ErrorCode::InvalidLeadingDimension: return "invalid-leading-dimension";
+    case ErrorCode::InvalidArgument: return "invalid-argument";
+    case ErrorCode::UnknownKernel: return "unknown-kernel";
+    case ErrorCode::InvalidOption: return "invalid-option";
+    case ErrorCode::NoPlatform: return "no-platform";
+    case ErrorCode::KernelSourceNotFound: return "kernel-source-not-found";
+    case ErrorCode::BuildFailed: return "build-failed";
+    case ErrorCode::AllocationTooLarge: return "allocation-too-large";
+    case ErrorCode::OpenCLFailure: return "opencl-failure";
+  }
+  return "unknown-error";
+}
+
+BuildError::BuildError(const std::string& kernel, const std::string& device,
+                       const std::string& options, const std::string& log)
+    : Error(ErrorCode::BuildFailed, "building kernel '" + kernel + "' for device '" + device +
+                                        "' with options '" + options + "' failed:\n" + log),
+      kernel_(kernel),
+      device_(device),
+      options_(options),
+      log_(log) {}
+
+OpenCLError::OpenCLError(const std::string& call, int status)
+    : Error(ErrorCode::OpenCLFailure,
+            "OpenCL call " + call + " failed with status " + std::to_string(status)),
+      status_(status) {}
+
+}  // namespace clgemm

@@ -1,0 +1,325 @@
+// The ladder of kernels as data: for each one, its parameters, how they are derived from the
+// device limits, the constraints they must satisfy, and the launch geometry. Also the public
+// functions that resolve, validate and format kernel options.
+#include <algorithm>
+#include <sstream>
+
+#include "clgemm/errors.hpp"
+#include "kernel_spec.hpp"
+
+namespace clgemm::detail {
+namespace {
+
+std::size_t round_up(std::int64_t value, std::size_t multiple) {
+  const auto v = static_cast<std::size_t>(value);
+  return (v + multiple - 1) / multiple * multiple;
+}
+
+std::size_t groups(std::int64_t extent, std::size_t per_group) {
+  return (static_cast<std::size_t>(extent) + per_group - 1) / per_group;
+}
+
+// Largest power of two p <= cap with p * p <= budget.
+long square_power_of_two(std::size_t budget, long cap) {
+  long p = 1;
+  while (p * 2 <= cap && std::size_t(p * 2) * std::size_t(p * 2) <= budget) p *= 2;
+  return p;
+}
+
+bool is_power_of_two(long v) { return v > 0 && (v & (v - 1)) == 0; }
+
+long opt(const KernelOptions& o, const char* name) { return o.at(name); }
+
+// GPUs are capped at 32 x 32 = 1024 work-items per group: more never pays for these shapes.
+// A CPU (PoCL reports 4096) runs a work-group as a loop, so the group shape matters for
+// cache reuse and vectorisation, not occupancy; its caps below were measured with PoCL.
+bool is_cpu(const DeviceLimits& d) { return d.type == DeviceType::CPU; }
+
+KernelSpec base_spec() {
+  KernelSpec s;
+  s.description = {"base", "base.cl", "one work-item per element of C, operands from global memory",
+                   {{"WG_X", "work-group width (columns of C)"},
+                    {"WG_Y", "work-group height (rows of C)"}}};
+  s.entry_point = "gemm_base";
+  s.derive = [](const DeviceLimits& d) {
+    const long side = square_power_of_two(d.max_work_group_size, 16);
+    return KernelOptions{{"WG_X", side}, {"WG_Y", side}};
+  };
+  s.work_group = [](const KernelOptions& o) {
+    return std::array<std::size_t, 2>{std::size_t(opt(o, "WG_X")), std::size_t(opt(o, "WG_Y"))};
+  };
+  s.local_memory_bytes = [](const KernelOptions&) { return std::size_t(0); };
+  s.geometry = [](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const std::size_t x = opt(o, "WG_X"), y = opt(o, "WG_Y");
+    return LaunchGeometry{{round_up(n, x), round_up(m, y)}, {x, y}};
+  };
+  return s;
+}
+
+// row and private share their launch: a 1-D range of WG work-items per group, one per row.
+KernelSpec row_like_spec(KernelDescription description, std::string entry_point) {
+  KernelSpec s;
+  s.description = std::move(description);
+  s.entry_point = std::move(entry_point);
+  s.work_group = [](const KernelOptions& o) {
+    return std::array<std::size_t, 2>{std::size_t(opt(o, "WG")), 1};
+  };
+  s.local_memory_bytes = [](const KernelOptions&) { return std::size_t(0); };
+  s.geometry = [](const KernelOptions& o, std::int64_t m, std::int64_t) {
+    const std::size_t wg = opt(o, "WG");
+    return LaunchGeometry{{round_up(m, wg), 1}, {wg, 1}};
+  };
+  return s;
+}
+
+long row_work_group(const DeviceLimits& d) {
+  return long(std::min<std::size_t>(64, d.max_work_group_size));
+}
+
+KernelSpec row_spec() {
+  KernelSpec s = row_like_spec(
+      {"row", "row.cl", "one work-item per row of C", {{"WG", "work-items per work-group"}}},
+      "gemm_row");
+  s.derive = [](const DeviceLimits& d) { return KernelOptions{{"WG", row_work_group(d)}}; };
+  return s;
+}
+
+KernelSpec private_spec() {
+  KernelSpec s = row_like_spec(
+      {"private", "private.cl", "one work-item per row of C, its row of A in private memory",
+       {{"WG", "work-items per work-group"},
+        {"PRIVATE_K", "elements of A's row staged in private memory at once"}}},
+      "gemm_private");
+  s.derive = [](const DeviceLimits& d) {
+    return KernelOptions{{"WG", row_work_group(d)}, {"PRIVATE_K", 256}};
+  };
+  s.constraints = {{"PRIVATE_K <= 4096", [](const KernelOptions& o) {
+                      return opt(o, "PRIVATE_K") <= 4096;
+                    }}};
+  return s;
+}
+
+KernelSpec tile_spec() {
+  KernelSpec s;
+  s.description = {"tile", "tile.cl", "TILE x TILE tiles of A and B staged in local memory",
+                   {{"TILE", "tile edge; the work-group is TILE x TILE work-items"}}};
+  s.entry_point = "gemm_tile";
+  s.derive = [](const DeviceLimits& d) {
+    const long cap = is_cpu(d) ? 16 : 32;
+    long tile = square_power_of_two(d.max_work_group_size, cap);
+    while (tile > 1 && std::size_t(2 * tile * tile * 4) > d.local_memory_bytes) tile /= 2;
+    return KernelOptions{{"TILE", tile}};
+  };
+  s.work_group = [](const KernelOptions& o) {
+    return std::array<std::size_t, 2>{std::size_t(opt(o, "TILE")), std::size_t(opt(o, "TILE"))};
+  };
+  s.local_memory_bytes = [](const KernelOptions& o) {
+    return std::size_t(2 * opt(o, "TILE") * opt(o, "TILE") * 4);
+  };
+  s.geometry = [](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const std::size_t t = opt(o, "TILE");
+    return LaunchGeometry{{round_up(n, t), round_up(m, t)}, {t, t}};
+  };
+  return s;
+}
+
+KernelSpec coarsened_spec() {
+  KernelSpec s;
+  s.description = {"coarsened", "coarsened.cl",
+                   "BATCH x BATCH outputs per work-item as a sum of outer products in registers",
+                   {{"TILE", "edge of the block of C per work-group, and the K step"},
+                    {"BATCH", "edge of the block of C per work-item"}}};
+  s.entry_point = "gemm_coarsened";
+  s.local_memory_bytes = [](const KernelOptions& o) {
+    const std::size_t t = opt(o, "TILE");
+    return (t * (t + 1) + t * t) * 4;
+  };
+  s.derive = [lm = s.local_memory_bytes](const DeviceLimits& d) {
+    const long batch = 4;
+    long tile = batch * square_power_of_two(d.max_work_group_size, 16);
+    while (tile > batch && lm({{"TILE", tile}, {"BATCH", batch}}) > d.local_memory_bytes)
+      tile /= 2;
+    return KernelOptions{{"TILE", tile}, {"BATCH", batch}};
+  };
+  s.constraints = {{"TILE % BATCH == 0", [](const KernelOptions& o) {
+                      return opt(o, "TILE") % opt(o, "BATCH") == 0;
+                    }}};
+  s.work_group = [](const KernelOptions& o) {
+    const std::size_t wg = opt(o, "TILE") / opt(o, "BATCH");
+    return std::array<std::size_t, 2>{wg, wg};
+  };
+  s.geometry = [wgf = s.work_group](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const auto wg = wgf(o);
+    const std::size_t t = opt(o, "TILE");
+    return LaunchGeometry{{groups(n, t) * wg[0], groups(m, t) * wg[1]}, wg};
+  };
+  return s;
+}
+
+KernelSpec vectorized_spec() {
+  KernelSpec s;
+  s.description = {
+      "vectorized", "vectorized.cl",
+      "rectangular tiles, BATCH_M x BATCH_N per work-item, vector loads, double-buffered local "
+      "memory",
+      {{"TILE_M", "rows of C per work-group"},
+       {"TILE_N", "columns of C per work-group"},
+       {"TILE_K", "depth of one K step"},
+       {"BATCH_M", "rows of C per work-item"},
+       {"BATCH_N", "columns of C per work-item"},
+       {"VEC", "floats per global load (1, 2, 4, 8 or 16)"}}};
+  s.entry_point = "gemm_vectorized";
+  s.uses_alignment_hints = true;
+  s.work_group = [](const KernelOptions& o) {
+    return std::array<std::size_t, 2>{std::size_t(opt(o, "TILE_N") / opt(o, "BATCH_N")),
+                                      std::size_t(opt(o, "TILE_M") / opt(o, "BATCH_M"))};
+  };
+  s.local_memory_bytes = [](const KernelOptions& o) {
+    return std::size_t(2 * opt(o, "TILE_K") * (opt(o, "TILE_M") + opt(o, "TILE_N")) * 4);
+  };
+  s.derive = [](const DeviceLimits& d) {
+    KernelOptions o{{"TILE_K", 16}, {"VEC", 4}};
+    if (is_cpu(d)) {
+      o.insert({{"TILE_M", 64}, {"TILE_N", 64}, {"BATCH_M", 4}, {"BATCH_N", 4}});
+    } else if (d.max_work_group_size >= 256 && d.local_memory_bytes >= 32 * 1024) {
+      o.insert({{"TILE_M", 128}, {"TILE_N", 128}, {"BATCH_M", 8}, {"BATCH_N", 8}});
+    } else {
+      // 8 x 8 work-items of 4 x 4 outputs: fits any device with 64 work-items and 8 KiB.
+      o.insert({{"TILE_M", 32}, {"TILE_N", 32}, {"BATCH_M", 4}, {"BATCH_N", 4}});
+    }
+    return o;
+  };
+  auto threads = [wgf = s.work_group](const KernelOptions& o) {
+    const auto wg = wgf(o);
+    return long(wg[0] * wg[1]);
+  };
+  s.constraints = {
+      {"VEC is 1, 2, 4, 8 or 16",
+       [](const KernelOptions& o) {
+         const long v = opt(o, "VEC");
+         return is_power_of_two(v) && v <= 16;
+       }},
+      {"TILE_M % BATCH_M == 0",
+       [](const KernelOptions& o) { return opt(o, "TILE_M") % opt(o, "BATCH_M") == 0; }},
+      {"TILE_N % BATCH_N == 0",
+       [](const KernelOptions& o) { return opt(o, "TILE_N") % opt(o, "BATCH_N") == 0; }},
+      {"TILE_K % VEC == 0",
+       [](const KernelOptions& o) { return opt(o, "TILE_K") % opt(o, "VEC") == 0; }},
+      {"TILE_N % VEC == 0",
+       [](const KernelOptions& o) { return opt(o, "TILE_N") % opt(o, "VEC") == 0; }},
+      {"(TILE_M * TILE_K / VEC) % work-items == 0 (each work-item loads whole vectors of A)",
+       [threads](const KernelOptions& o) {
+         return (opt(o, "TILE_M") * opt(o, "TILE_K") / opt(o, "VEC")) % threads(o) == 0;
+       }},
+      {"(TILE_K * TILE_N / VEC) % work-items == 0 (each work-item loads whole vectors of B)",
+       [threads](const KernelOptions& o) {
+         return (opt(o, "TILE_K") * opt(o, "TILE_N") / opt(o, "VEC")) % threads(o) == 0;
+       }},
+  };
+  s.geometry = [wgf = s.work_group](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const auto wg = wgf(o);
+    return LaunchGeometry{{groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]},
+                          wg};
+  };
+  return s;
+}
+
+}  // namespace
+
+const std::vector<KernelSpec>& kernel_specs() {
+  static const std::vector<KernelSpec> specs = {base_spec(),      row_spec(),
+                                                private_spec(),   tile_spec(),
+                                                coarsened_spec(), vectorized_spec()};
+  return specs;
+}
+
+const KernelSpec& find_spec(const std::string& name) {
+  for (const auto& spec : kernel_specs())
+    if (spec.description.name == name) return spec;
+  std::string names;
+  for (const auto& spec : kernel_specs())
+    names += (names.empty() ? "" : ", ") + spec.description.name;
+  throw Error(ErrorCode::UnknownKernel,
+              "unknown kernel '" + name + "'; valid kernels are: " + names);
+}
+
+}  // namespace clgemm::detail
+
+namespace clgemm {
+
+const std::vector<KernelDescription>& kernel_catalog() {
+  static const std::vector<KernelDescription> catalog = [] {
+    std::vector<KernelDescription> out;
+    for (const auto& spec : detail::kernel_specs()) out.push_back(spec.description);
+    return out;
+  }();
+  return catalog;
+}
+
+const KernelDescription& find_kernel(const std::string& name) {
+  return detail::find_spec(name).description;
+}
+
+KernelOptions derive_options(const std::string& kernel, const DeviceLimits& limits) {
+  return detail::find_spec(kernel).derive(limits);
+}
+
+void validate_options(const std::string& kernel, const KernelOptions& options,
+                      const DeviceLimits& limits) {
+  const auto& spec = detail::find_spec(kernel);
+  auto fail = [&](const std::string& what) {
+    throw Error(ErrorCode::InvalidOption, "invalid options for kernel '" + kernel + "' (" +
+                                              format_build_options(options) + "): " + what);
+  };
+  for (const auto& parameter : spec.description.parameters) {
+    const auto it = options.find(parameter.name);
+    if (it == options.end()) fail("missing parameter " + parameter.name);
+    if (it->second < 1 || it->second > 65536)
+      fail(parameter.name + " = " + std::to_string(it->second) + " is outside 1..65536");
+  }
+  for (const auto& constraint : spec.constraints)
+    if (!constraint.holds(options)) fail("constraint violated: " + constraint.text);
+
+  const auto wg = spec.work_group(options);
+  const std::size_t items = wg[0] * wg[1];
+  for (int dim = 0; dim < 2; ++dim)
+    if (wg[dim] > limits.max_work_item_sizes[dim])
+      fail("work-group dimension " + std::to_string(dim) + " is " + std::to_string(wg[dim]) +
+           " work-items, above CL_DEVICE_MAX_WORK_ITEM_SIZES[" + std::to_string(dim) +
+           "] = " + std::to_string(limits.max_work_item_sizes[dim]));
+  if (items > limits.max_work_group_size)
+    fail("work-group of " + std::to_string(wg[0]) + " x " + std::to_string(wg[1]) + " = " +
+         std::to_string(items) + " work-items exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE = " +
+         std::to_string(limits.max_work_group_size));
+  const std::size_t local = spec.local_memory_bytes(options);
+  if (local > limits.local_memory_bytes)
+    fail("needs " + std::to_string(local) + " bytes of local memory, above " +
+         "CL_DEVICE_LOCAL_MEM_SIZE = " + std::to_string(limits.local_memory_bytes));
+}
+
+KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& limits,
+                              const KernelOptions& overrides) {
+  const auto& spec = detail::find_spec(kernel);
+  KernelOptions options = spec.derive(limits);
+  for (const auto& [name, value] : overrides) {
+    if (!options.count(name)) {
+      std::string valid;
+      for (const auto& p : spec.description.parameters)
+        valid += (valid.empty() ? "" : ", ") + p.name;
+      throw Error(ErrorCode::InvalidOption, "kernel '" + kernel + "' has no parameter '" + name +
+                                                "'; its parameters are: " + valid);
+    }
+    options[name] = value;
+  }
+  validate_options(kernel, options, limits);
+  return options;
+}
+
+std::string format_build_options(const KernelOptions& options) {
+  std::ostringstream out;
+  for (const auto& [name, value] : options)
+    out << (out.tellp() > 0 ? " " : "") << "-D " << name << "=" << value;
+  return out.str();
+}
+
+}  // namespace clgemm

@@ -1,0 +1,105 @@
+// Locating and reading kernel sources at run time (see kernel_source.hpp).
+#include "kernel_source.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "clgemm/errors.hpp"
+
+namespace clgemm::detail {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The directory of the shared library itself, to find <prefix>/share/clgemm/kernels from
+// <prefix>/lib/libclgemm.so wherever the installation was moved.
+std::string library_relative_kernel_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&kernel_search_path), &info) == 0 || !info.dli_fname)
+    return {};
+  const fs::path lib = fs::path(info.dli_fname).parent_path();
+  return (lib.parent_path() / "share" / "clgemm" / "kernels").string();
+}
+
+bool read_file(const fs::path& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return false;
+  out = text.str();
+  return true;
+}
+
+// Replaces each line `#include "name"` with the named file from `dir`, recursively, each file
+// at most once (the kernels' headers have include guards; this also stops cycles).
+std::string inline_includes(const std::string& text, const fs::path& dir,
+                            std::vector<std::string>& seen, const std::string& from) {
+  static const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
+  std::istringstream lines(text);
+  std::ostringstream out;
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::smatch match;
+    if (!std::regex_match(line, match, include_line)) {
+      out << line << '\n';
+      continue;
+    }
+    const std::string name = match[1];
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+    seen.push_back(name);
+    std::string included;
+    if (!read_file(dir / name, included))
+      throw Error(ErrorCode::KernelSourceNotFound,
+                  from + " includes \"" + name + "\", which is missing from " + dir.string());
+    out << inline_includes(included, dir, seen, name);
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::vector<std::string> kernel_search_path() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("CLGEMM_KERNEL_DIR"); env && *env) dirs.push_back(env);
+  dirs.push_back(CLGEMM_BUILD_KERNEL_DIR);
+  const std::string relative = library_relative_kernel_dir();
+  if (!relative.empty()) dirs.push_back(relative);
+  if (relative != CLGEMM_INSTALL_KERNEL_DIR) dirs.push_back(CLGEMM_INSTALL_KERNEL_DIR);
+  return dirs;
+}
+
+KernelSource load_kernel_source(const std::string& file) {
+  std::string looked;
+  for (const auto& dir : kernel_search_path()) {
+    const fs::path path = fs::path(dir) / file;
+    std::string text;
+    if (read_file(path, text)) {
+      std::vector<std::string> seen;
+      KernelSource source{path.string(), inline_includes(text, dir, seen, file), 0};
+      source.hash = fnv1a_hash(source.text);
+      return source;
+    }
+    looked += "\n  " + path.string();
+  }
+  throw Error(ErrorCode::KernelSourceNotFound,
+              "kernel source '" + file + "' not found; looked in:" + looked +
+                  "\nset CLGEMM_KERNEL_DIR to the directory holding the .cl files");
+}
+
+std::uint64_t fnv1a_hash(const std::string& text) {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+}  // namespace clgemm::detail

@@ -1,0 +1,42 @@
+// Internal: building kernel programs and keeping them per context, keyed by the source hash
+// and the full option string, so each (kernel, options) pair is compiled once per context.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "opencl.hpp"
+
+namespace clgemm::detail {
+
+struct BuiltProgram {
+  cl::Program program;
+  std::size_t kernel_work_group_size = 0;  // CL_KERNEL_WORK_GROUP_SIZE of the entry point
+  double build_seconds = 0;
+};
+
+class ProgramCache {
+ public:
+  ProgramCache(cl::Context context, cl::Device device, std::string device_name);
+
+  // Returns the program for this source and options, building it on first use. Throws
+  // BuildError carrying the log, the options and the device when the compiler fails.
+  // `cached` tells whether the program was already there.
+  std::shared_ptr<const BuiltProgram> get(const std::string& kernel_name,
+                                          const std::string& entry_point,
+                                          const std::string& source, std::uint64_t source_hash,
+                                          const std::string& options, bool& cached);
+
+ private:
+  cl::Context context_;
+  cl::Device device_;
+  std::string device_name_;
+  std::mutex mutex_;
+  std::map<std::pair<std::uint64_t, std::string>, std::shared_ptr<const BuiltProgram>> programs_;
+};
+
+}  // namespace clgemm::detail

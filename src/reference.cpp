@@ -1,0 +1,127 @@
+// The double-accumulated host reference and the element-wise check of a device result.
+#include "clgemm/reference.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+namespace clgemm {
+namespace {
+
+struct Checker {
+  const GemmProblem& p;
+  const float *a, *b, *c_before, *c_after;
+  double gamma;
+  Verification result;
+
+  // Compares one element given its exact dot product and the sum of |a_ik * b_kj|.
+  void check(std::int64_t i, std::int64_t j, double dot, double magnitude) {
+    const std::size_t index = std::size_t(i) * std::size_t(p.ldc) + std::size_t(j);
+    double expected = double(p.alpha) * dot;
+    double scale = std::fabs(double(p.alpha)) * magnitude;
+    if (p.beta != 0.0f) {
+      expected += double(p.beta) * double(c_before[index]);
+      scale += std::fabs(double(p.beta) * double(c_before[index]));
+    }
+    const double got = c_after[index];
+    const double tolerance = gamma * scale + double(FLT_MIN);
+    bool ok;
+    double ratio = 0;
+    if (!std::isfinite(expected)) {
+      ok = (std::isnan(expected) && std::isnan(got)) || got == expected;
+    } else {
+      ratio = std::fabs(got - expected) / tolerance;
+      ok = std::isfinite(got) && ratio <= 1.0;
+    }
+    ++result.checked;
+    if (std::isfinite(ratio)) result.worst_ratio = std::max(result.worst_ratio, ratio);
+    if (ok) return;
+    if (result.failures++ == 0) {
+      std::ostringstream text;
+      text.precision(9);
+      text << "C[" << i << "][" << j << "] = " << got << ", expected " << expected
+           << " (tolerance " << tolerance << ")";
+      result.first_failure = text.str();
+    }
+  }
+
+  // Every element of row i.
+  void check_row(std::int64_t i) {
+    std::vector<double> dot(p.n, 0.0), magnitude(p.n, 0.0);
+    const float* a_row = a + std::size_t(i) * std::size_t(p.lda);
+    for (std::int64_t k = 0; k < p.k; ++k) {
+      const double a_ik = a_row[k];
+      const float* b_row = b + std::size_t(k) * std::size_t(p.ldb);
+      for (std::int64_t j = 0; j < p.n; ++j) {
+        const double product = a_ik * double(b_row[j]);
+        dot[j] += product;
+        magnitude[j] += std::fabs(product);
+      }
+    }
+    for (std::int64_t j = 0; j < p.n; ++j) check(i, j, dot[j], magnitude[j]);
+  }
+
+  // Every element of column j.
+  void check_column(std::int64_t j) {
+    for (std::int64_t i = 0; i < p.m; ++i) {
+      const float* a_row = a + std::size_t(i) * std::size_t(p.lda);
+      double dot = 0, magnitude = 0;
+      for (std::int64_t k = 0; k < p.k; ++k) {
+        const double product = double(a_row[k]) * double(b[std::size_t(k) * std::size_t(p.ldb) + j]);
+        dot += product;
+        magnitude += std::fabs(product);
+      }
+      check(i, j, dot, magnitude);
+    }
+  }
+
+  // The elements between rows (ldc > n) belong to the caller and must be untouched.
+  void check_padding() {
+    for (std::int64_t i = 0; i + 1 < p.m; ++i) {
+      const std::size_t start = std::size_t(i) * std::size_t(p.ldc) + std::size_t(p.n);
+      const std::size_t count = std::size_t(p.ldc - p.n);
+      if (count && std::memcmp(c_before + start, c_after + start, count * sizeof(float)) != 0) {
+        if (result.failures++ == 0)
+          result.first_failure = "padding after row " + std::to_string(i) + " of C was modified";
+      }
+    }
+  }
+};
+
+// Evenly spread indices in [0, extent), always including the first and the last.
+std::vector<std::int64_t> spread(std::int64_t extent, std::size_t count) {
+  std::vector<std::int64_t> out;
+  if (std::int64_t(count) >= extent) {
+    for (std::int64_t i = 0; i < extent; ++i) out.push_back(i);
+    return out;
+  }
+  for (std::size_t s = 0; s < count; ++s)
+    out.push_back(std::int64_t(double(s) * double(extent - 1) / double(count - 1) + 0.5));
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
+                         const float* c_before, const float* c_after, double full_check_limit,
+                         std::size_t sample_lines) {
+  const double k = double(problem.k);
+  Checker checker{problem, a, b, c_before, c_after,
+                  (std::min(k, 16.0 * std::sqrt(k)) + 4.0) * double(FLT_EPSILON), {}};
+  if (double(problem.m) * double(problem.n) * k <= full_check_limit) {
+    for (std::int64_t i = 0; i < problem.m; ++i) checker.check_row(i);
+  } else {
+    checker.result.sampled = true;
+    for (std::int64_t i : spread(problem.m, std::max<std::size_t>(sample_lines, 2))) checker.check_row(i);
+    for (std::int64_t j : spread(problem.n, std::max<std::size_t>(sample_lines, 2))) checker.check_column(j);
+  }
+  checker.check_padding();
+  checker.result.passed = checker.result.failures == 0;
+  return checker.result;
+}
+
+}  // namespace clgemm

@@ -1,0 +1,283 @@
+// clgemm-run: builds one kernel (or the whole ladder), runs it on random matrices, verifies
+// the result against the double-accumulated host reference and reports the enqueue + finish
+// time and GFLOP/s. Build, upload and download times are reported on lines of their own.
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "clgemm/clgemm.hpp"
+
+namespace {
+
+struct Arguments {
+  std::string kernel = "vectorized";
+  std::int64_t m = 0, n = 1024, k = 0;
+  std::int64_t lda = 0, ldb = 0, ldc = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  int reps = 0;  // 0: as many as fill about a second, between 3 and 50
+  int warmup = 1;
+  bool verify = true;
+  bool json = false;
+  bool list = false;
+  std::string platform, device;
+  std::vector<std::string> defines;
+};
+
+struct Stats {
+  double min, median, mean;
+};
+
+Stats statistics(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  const double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return {v.front(), median, std::accumulate(v.begin(), v.end(), 0.0) / double(n)};
+}
+
+std::string milliseconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
+  return text;
+}
+
+clgemm::KernelOptions parse_defines(const std::vector<std::string>& defines) {
+  clgemm::KernelOptions options;
+  for (const auto& d : defines) {
+    const auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw CLI::ValidationError("--define", "expected NAME=VALUE, got '" + d + "'");
+    try {
+      options[d.substr(0, eq)] = std::stol(d.substr(eq + 1));
+    } catch (const std::exception&) {
+      throw CLI::ValidationError("--define", "value of '" + d + "' is not an integer");
+    }
+  }
+  return options;
+}
+
+std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> out(elements);
+  for (auto& x : out) x = uniform(generator);
+  return out;
+}
+
+// One kernel's run: the timings of the final call and its verification.
+struct KernelRun {
+  clgemm::GemmTiming timing;
+  double cold_build_seconds = 0;
+  Stats stats{};
+  clgemm::Verification verification;
+  bool verified = false;
+};
+
+KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
+                     const clgemm::GemmProblem& problem, const Arguments& args,
+                     const std::vector<float>& a, const std::vector<float>& b,
+                     const std::vector<float>& c_initial) {
+  KernelRun run;
+  clgemm::RunSettings settings;
+  settings.kernel = kernel;
+  settings.overrides = parse_defines(args.defines);
+  run.cold_build_seconds = context.build(kernel, settings.overrides).build_seconds;
+
+  std::vector<float> c = c_initial;
+  settings.warmup_runs = args.warmup;
+  settings.timed_runs = args.reps > 0 ? args.reps : 1;
+  run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
+  if (args.reps == 0) {
+    // Fill about one second of kernel time, so slow rungs do not take minutes.
+    const double once = run.timing.run_seconds.front();
+    settings.warmup_runs = 0;
+    settings.timed_runs = int(std::clamp(1.0 / std::max(once, 1e-6), 3.0, 50.0));
+    c = c_initial;
+    run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
+  }
+  // build_seconds of the sgemm call is 0 when it reused the program just built; report the
+  // cold figure, unless the call needed a program of its own (alignment hints differ).
+  if (run.timing.program_cached) run.timing.build_seconds = run.cold_build_seconds;
+  run.stats = statistics(run.timing.run_seconds);
+  if (args.verify) {
+    run.verification = clgemm::verify_gemm(problem, a.data(), b.data(), c_initial.data(), c.data());
+    run.verified = true;
+  }
+  return run;
+}
+
+nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmProblem& problem,
+                       const KernelRun& run) {
+  const double gflops = problem.flops() / run.stats.median * 1e-9;
+  nlohmann::json j = {
+      {"device", device.name},
+      {"platform", device.platform_name},
+      {"kernel", run.timing.kernel},
+      {"options", run.timing.options},
+      {"build_options", run.timing.build_options},
+      {"m", problem.m}, {"n", problem.n}, {"k", problem.k},
+      {"lda", problem.lda}, {"ldb", problem.ldb}, {"ldc", problem.ldc},
+      {"alpha", problem.alpha}, {"beta", problem.beta},
+      {"build_seconds", run.timing.build_seconds},
+      {"upload_seconds", run.timing.upload_seconds},
+      {"download_seconds", run.timing.download_seconds},
+      {"run_seconds", run.timing.run_seconds},
+      {"min_seconds", run.stats.min}, {"median_seconds", run.stats.median},
+      {"mean_seconds", run.stats.mean},
+      {"gflops", gflops},
+  };
+  if (run.verified)
+    j["verification"] = {{"passed", run.verification.passed},
+                         {"sampled", run.verification.sampled},
+                         {"checked", run.verification.checked},
+                         {"failures", run.verification.failures},
+                         {"worst_error_over_tolerance", run.verification.worst_ratio}};
+  return j;
+}
+
+std::string verification_text(const KernelRun& run) {
+  if (!run.verified) return "not checked (--no-verify)";
+  const auto& v = run.verification;
+  std::ostringstream out;
+  out.precision(3);
+  out << (v.passed ? "passed" : "FAILED") << " (" << v.checked << " elements"
+      << (v.sampled ? " in sampled rows and columns; the full reference would take too long" : "")
+      << ", worst error " << v.worst_ratio << " of tolerance)";
+  if (!v.passed) out << ": " << v.failures << " failures, first " << v.first_failure;
+  return out.str();
+}
+
+void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
+  const auto& t = run.timing;
+  std::cout << "kernel:    " << t.kernel << "\n"
+            << "options:   " << t.build_options << "\n"
+            << "build:     " << milliseconds(t.build_seconds) << "\n"
+            << "upload:    " << milliseconds(t.upload_seconds) << "\n"
+            << "download:  " << milliseconds(t.download_seconds) << "\n"
+            << "time:      min " << milliseconds(run.stats.min) << ", median "
+            << milliseconds(run.stats.median) << ", mean " << milliseconds(run.stats.mean) << " ("
+            << t.run_seconds.size() << " runs of enqueue + finish, after warm-up)\n";
+  std::printf("speed:     %.2f GFLOP/s (from the median)\n", problem.flops() / run.stats.median * 1e-9);
+  std::cout << "verify:    " << verification_text(run) << "\n";
+}
+
+void print_table(const clgemm::GemmProblem& problem, const std::vector<KernelRun>& runs) {
+  std::printf("\n%-11s %12s %12s %10s  %-8s %s\n", "kernel", "median ms", "GFLOP/s", "vs base",
+              "verify", "options");
+  double base = 0;
+  for (const auto& run : runs)
+    if (run.timing.kernel == "base") base = run.stats.median;
+  for (const auto& run : runs) {
+    const double gflops = problem.flops() / run.stats.median * 1e-9;
+    char speedup[32] = "-";
+    if (base > 0) std::snprintf(speedup, sizeof speedup, "%.1fx", base / run.stats.median);
+    const char* verdict = !run.verified ? "skipped" : run.verification.passed ? "passed" : "FAILED";
+    std::printf("%-11s %12.3f %12.2f %10s  %-8s %s\n", run.timing.kernel.c_str(),
+                run.stats.median * 1e3, gflops, speedup, verdict, run.timing.build_options.c_str());
+  }
+}
+
+void list_devices() {
+  for (const auto& entry : clgemm::list_devices()) {
+    const auto& d = entry.limits;
+    std::cout << "platform " << entry.platform_index << " device " << entry.device_index << ": "
+              << d.name << " [" << clgemm::device_type_name(d.type) << "] on '" << d.platform_name
+              << "', driver " << d.driver_version << ", " << d.compute_units
+              << " compute units, max work-group " << d.max_work_group_size << ", local memory "
+              << d.local_memory_bytes / 1024 << " KiB\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Arguments args;
+  CLI::App app{"Run, time and verify clgemm kernels: C = alpha * A * B + beta * C (row-major)."};
+  std::string kernel_names = "all";
+  for (const auto& k : clgemm::kernel_catalog()) kernel_names += ", " + k.name;
+  app.add_option("--kernel", args.kernel, "kernel to run: " + kernel_names)->capture_default_str();
+  app.add_option("--m", args.m, "rows of A and C (default: N)");
+  app.add_option("--n", args.n, "columns of B and C")->capture_default_str();
+  app.add_option("--k", args.k, "columns of A, rows of B (default: N)");
+  app.add_option("--lda", args.lda, "leading dimension of A (default: K)");
+  app.add_option("--ldb", args.ldb, "leading dimension of B (default: N)");
+  app.add_option("--ldc", args.ldc, "leading dimension of C (default: N)");
+  app.add_option("--alpha", args.alpha, "scale of A * B")->capture_default_str();
+  app.add_option("--beta", args.beta, "scale of C")->capture_default_str();
+  app.add_option("--reps", args.reps, "timed runs (default: enough for about one second, 3 to 50)");
+  app.add_option("--warmup", args.warmup, "untimed runs first")->capture_default_str();
+  app.add_option("-D,--define", args.defines, "override a kernel parameter, e.g. -D TILE=8");
+  app.add_option("--platform", args.platform, "platform index or name substring (default: $CLGEMM_PLATFORM)");
+  app.add_option("--device", args.device, "device index or name substring (default: $CLGEMM_DEVICE)");
+  app.add_flag("--list-devices", args.list, "list the OpenCL devices and exit");
+  app.add_flag("--json", args.json, "print one JSON object per kernel run instead of text");
+  app.add_flag("!--no-verify", args.verify, "skip the comparison with the host reference");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (args.list) {
+      list_devices();
+      return 0;
+    }
+    clgemm::GemmProblem problem;
+    problem.n = args.n;
+    problem.m = args.m ? args.m : args.n;
+    problem.k = args.k ? args.k : args.n;
+    problem.lda = args.lda ? args.lda : problem.k;
+    problem.ldb = args.ldb ? args.ldb : problem.n;
+    problem.ldc = args.ldc ? args.ldc : problem.n;
+    problem.alpha = args.alpha;
+    problem.beta = args.beta;
+    clgemm::validate_problem(problem);
+
+    std::vector<std::string> kernels;
+    if (args.kernel == "all") {
+      for (const auto& k : clgemm::kernel_catalog()) kernels.push_back(k.name);
+      if (!args.defines.empty())
+        throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                            "--define applies to one kernel; it cannot be used with --kernel all");
+    } else {
+      kernels.push_back(clgemm::find_kernel(args.kernel).name);
+    }
+
+    clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
+    const auto& device = context.device();
+    if (!args.json) {
+      std::cout << "device:    " << device.name << " [" << clgemm::device_type_name(device.type)
+                << "] on '" << device.platform_name << "', " << device.compute_units
+                << " compute units, max work-group " << device.max_work_group_size << "\n"
+                << "problem:   M=" << problem.m << " N=" << problem.n << " K=" << problem.k
+                << " lda=" << problem.lda << " ldb=" << problem.ldb << " ldc=" << problem.ldc
+                << " alpha=" << problem.alpha << " beta=" << problem.beta << "\n";
+    }
+
+    const auto a = random_matrix(problem.a_elements(), 1);
+    const auto b = random_matrix(problem.b_elements(), 2);
+    const auto c = random_matrix(problem.c_elements(), 3);
+    std::vector<KernelRun> runs;
+    bool all_passed = true;
+    for (const auto& kernel : kernels) {
+      runs.push_back(run_kernel(context, kernel, problem, args, a, b, c));
+      all_passed = all_passed && (!runs.back().verified || runs.back().verification.passed);
+      if (args.json) {
+        std::cout << to_json(device, problem, runs.back()).dump() << std::endl;
+      } else if (kernels.size() == 1) {
+        print_single(problem, runs.back());
+      } else {
+        std::cout << "ran:       " << kernel << " " << milliseconds(runs.back().stats.median)
+                  << " median, verify " << verification_text(runs.back()) << std::endl;
+      }
+    }
+    if (!args.json && kernels.size() > 1) print_table(problem, runs);
+    return all_passed ? 0 : 1;
+  } catch (const clgemm::Error& error) {
+    std::cerr << "clgemm-run: error (" << clgemm::error_code_name(error.code())
+              << "): " << error.what() << "\n";
+    return 2;
+  }
+}
