@@ -40,11 +40,17 @@
 #define A_LOADS (TILE_M * TILE_K / VEC / THREADS) // vectors of A each work-item fetches per step
 #define B_LOADS (TILE_K * TILE_N / VEC / THREADS) // vectors of B each work-item fetches per step
 
+#if VEC == 1
+#define floatV float
+#define vloadV(offset, p) ((p)[offset])
+#define vstoreV(value, offset, p) ((p)[offset] = (value))
+#else
 #define CAT(a, b) a##b
 #define XCAT(a, b) CAT(a, b)
 #define floatV XCAT(float, VEC)
 #define vloadV XCAT(vload, VEC)
 #define vstoreV XCAT(vstore, VEC)
+#endif
 
 // Loads VEC consecutive floats of which the first `valid` exist; the others read as zero.
 inline floatV load_vector(__global const float *p, const int valid, const int aligned) {

@@ -42,11 +42,11 @@ std::string alignment_hints(const KernelOptions& options, const GemmProblem* pro
 void check_allocation(const char* what, std::size_t elements, const DeviceLimits& limits) {
   const std::size_t bytes = elements * sizeof(float);
   if (bytes > limits.max_allocation_bytes)
-    throw Error(ErrorCode::AllocationTooLarge,
-                std::string("matrix ") + what + " needs " + std::to_string(bytes) +
-                    " bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
-                    std::to_string(limits.max_allocation_bytes) + " of device '" + limits.name +
-                    "'");
+    throw Error(ErrorCode::AllocationTooLarge, std::string("matrix ") + what + " needs " +
+                                                   std::to_string(bytes) +
+                                                   " bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+                                                   std::to_string(limits.max_allocation_bytes) +
+                                                   " of device '" + limits.name + "'");
 }
 
 }  // namespace
@@ -119,7 +119,9 @@ Context::~Context() = default;
 Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 
-const DeviceLimits& Context::device() const { return state_->selected.limits; }
+const DeviceLimits& Context::device() const {
+  return state_->selected.limits;
+}
 
 GemmTiming Context::build(const std::string& kernel, const KernelOptions& overrides) {
   RunSettings settings;
@@ -195,8 +197,8 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
     kernel.setArg(arg++, cl_int(problem.n));
     kernel.setArg(arg++, cl_int(problem.k));
     kernel.setArg(arg++, problem.alpha);
-    for (auto [buffer, ld] : {std::pair<cl::Buffer*, std::int64_t>{&a_buf, problem.lda},
-                              {&b_buf, problem.ldb}}) {
+    for (auto [buffer, ld] :
+         {std::pair<cl::Buffer*, std::int64_t>{&a_buf, problem.lda}, {&b_buf, problem.ldb}}) {
       kernel.setArg(arg++, *buffer);
       kernel.setArg(arg++, cl_ulong(0));
       kernel.setArg(arg++, cl_int(ld));

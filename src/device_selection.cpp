@@ -1,20 +1,25 @@
 // Device choice: explicit request, then CLGEMM_PLATFORM / CLGEMM_DEVICE, then the first GPU,
 // else any accelerator, else the CPU. Selectors are indices or case-insensitive name substrings.
+#include "device_selection.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
 #include "clgemm/errors.hpp"
-#include "device_selection.hpp"
 
 namespace clgemm {
 
 const char* device_type_name(DeviceType type) {
   switch (type) {
-    case DeviceType::GPU: return "GPU";
-    case DeviceType::Accelerator: return "accelerator";
-    case DeviceType::CPU: return "CPU";
-    case DeviceType::Other: return "other";
+    case DeviceType::GPU:
+      return "GPU";
+    case DeviceType::Accelerator:
+      return "accelerator";
+    case DeviceType::CPU:
+      return "CPU";
+    case DeviceType::Other:
+      return "other";
   }
   return "other";
 }
@@ -33,7 +38,8 @@ std::string lower(std::string s) {
 }
 
 bool is_index(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // True when `selector` (an index or a name substring) picks entry `index` named `name`.

@@ -5,16 +5,26 @@ namespace clgemm {
 
 const char* error_code_name(ErrorCode code) {
   switch (code) {
-    case ErrorCode::InvalidSize: return "invalid-size";
-    case ErrorCode::InvalidLeadingDimension: return "invalid-leading-dimension";
-    case ErrorCode::InvalidArgument: return "invalid-argument";
-    case ErrorCode::UnknownKernel: return "unknown-kernel";
-    case ErrorCode::InvalidOption: return "invalid-option";
-    case ErrorCode::NoPlatform: return "no-platform";
-    case ErrorCode::KernelSourceNotFound: return "kernel-source-not-found";
-    case ErrorCode::BuildFailed: return "build-failed";
-    case ErrorCode::AllocationTooLarge: return "allocation-too-large";
-    case ErrorCode::OpenCLFailure: return "opencl-failure";
+    case ErrorCode::InvalidSize:
+      return "invalid-size";
+    case ErrorCode::InvalidLeadingDimension:
+      return "invalid-leading-dimension";
+    case ErrorCode::InvalidArgument:
+      return "invalid-argument";
+    case ErrorCode::UnknownKernel:
+      return "unknown-kernel";
+    case ErrorCode::InvalidOption:
+      return "invalid-option";
+    case ErrorCode::NoPlatform:
+      return "no-platform";
+    case ErrorCode::KernelSourceNotFound:
+      return "kernel-source-not-found";
+    case ErrorCode::BuildFailed:
+      return "build-failed";
+    case ErrorCode::AllocationTooLarge:
+      return "allocation-too-large";
+    case ErrorCode::OpenCLFailure:
+      return "opencl-failure";
   }
   return "unknown-error";
 }

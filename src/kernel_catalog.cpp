@@ -26,20 +26,28 @@ long square_power_of_two(std::size_t budget, long cap) {
   return p;
 }
 
-bool is_power_of_two(long v) { return v > 0 && (v & (v - 1)) == 0; }
+bool is_power_of_two(long v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
 
-long opt(const KernelOptions& o, const char* name) { return o.at(name); }
+long opt(const KernelOptions& o, const char* name) {
+  return o.at(name);
+}
 
 // GPUs are capped at 32 x 32 = 1024 work-items per group: more never pays for these shapes.
 // A CPU (PoCL reports 4096) runs a work-group as a loop, so the group shape matters for
 // cache reuse and vectorisation, not occupancy; its caps below were measured with PoCL.
-bool is_cpu(const DeviceLimits& d) { return d.type == DeviceType::CPU; }
+bool is_cpu(const DeviceLimits& d) {
+  return d.type == DeviceType::CPU;
+}
 
 KernelSpec base_spec() {
   KernelSpec s;
-  s.description = {"base", "base.cl", "one work-item per element of C, operands from global memory",
-                   {{"WG_X", "work-group width (columns of C)"},
-                    {"WG_Y", "work-group height (rows of C)"}}};
+  s.description = {
+      "base",
+      "base.cl",
+      "one work-item per element of C, operands from global memory",
+      {{"WG_X", "work-group width (columns of C)"}, {"WG_Y", "work-group height (rows of C)"}}};
   s.entry_point = "gemm_base";
   s.derive = [](const DeviceLimits& d) {
     const long side = square_power_of_two(d.max_work_group_size, 16);
@@ -85,23 +93,26 @@ KernelSpec row_spec() {
 }
 
 KernelSpec private_spec() {
-  KernelSpec s = row_like_spec(
-      {"private", "private.cl", "one work-item per row of C, its row of A in private memory",
-       {{"WG", "work-items per work-group"},
-        {"PRIVATE_K", "elements of A's row staged in private memory at once"}}},
-      "gemm_private");
+  KernelSpec s =
+      row_like_spec({"private",
+                     "private.cl",
+                     "one work-item per row of C, its row of A in private memory",
+                     {{"WG", "work-items per work-group"},
+                      {"PRIVATE_K", "elements of A's row staged in private memory at once"}}},
+                    "gemm_private");
   s.derive = [](const DeviceLimits& d) {
     return KernelOptions{{"WG", row_work_group(d)}, {"PRIVATE_K", 256}};
   };
-  s.constraints = {{"PRIVATE_K <= 4096", [](const KernelOptions& o) {
-                      return opt(o, "PRIVATE_K") <= 4096;
-                    }}};
+  s.constraints = {
+      {"PRIVATE_K <= 4096", [](const KernelOptions& o) { return opt(o, "PRIVATE_K") <= 4096; }}};
   return s;
 }
 
 KernelSpec tile_spec() {
   KernelSpec s;
-  s.description = {"tile", "tile.cl", "TILE x TILE tiles of A and B staged in local memory",
+  s.description = {"tile",
+                   "tile.cl",
+                   "TILE x TILE tiles of A and B staged in local memory",
                    {{"TILE", "tile edge; the work-group is TILE x TILE work-items"}}};
   s.entry_point = "gemm_tile";
   s.derive = [](const DeviceLimits& d) {
@@ -125,7 +136,8 @@ KernelSpec tile_spec() {
 
 KernelSpec coarsened_spec() {
   KernelSpec s;
-  s.description = {"coarsened", "coarsened.cl",
+  s.description = {"coarsened",
+                   "coarsened.cl",
                    "BATCH x BATCH outputs per work-item as a sum of outer products in registers",
                    {{"TILE", "edge of the block of C per work-group, and the K step"},
                     {"BATCH", "edge of the block of C per work-item"}}};
@@ -137,13 +149,11 @@ KernelSpec coarsened_spec() {
   s.derive = [lm = s.local_memory_bytes](const DeviceLimits& d) {
     const long batch = 4;
     long tile = batch * square_power_of_two(d.max_work_group_size, 16);
-    while (tile > batch && lm({{"TILE", tile}, {"BATCH", batch}}) > d.local_memory_bytes)
-      tile /= 2;
+    while (tile > batch && lm({{"TILE", tile}, {"BATCH", batch}}) > d.local_memory_bytes) tile /= 2;
     return KernelOptions{{"TILE", tile}, {"BATCH", batch}};
   };
-  s.constraints = {{"TILE % BATCH == 0", [](const KernelOptions& o) {
-                      return opt(o, "TILE") % opt(o, "BATCH") == 0;
-                    }}};
+  s.constraints = {{"TILE % BATCH == 0",
+                    [](const KernelOptions& o) { return opt(o, "TILE") % opt(o, "BATCH") == 0; }}};
   s.work_group = [](const KernelOptions& o) {
     const std::size_t wg = opt(o, "TILE") / opt(o, "BATCH");
     return std::array<std::size_t, 2>{wg, wg};
@@ -159,7 +169,8 @@ KernelSpec coarsened_spec() {
 KernelSpec vectorized_spec() {
   KernelSpec s;
   s.description = {
-      "vectorized", "vectorized.cl",
+      "vectorized",
+      "vectorized.cl",
       "rectangular tiles, BATCH_M x BATCH_N per work-item, vector loads, double-buffered local "
       "memory",
       {{"TILE_M", "rows of C per work-group"},
@@ -218,8 +229,8 @@ KernelSpec vectorized_spec() {
   };
   s.geometry = [wgf = s.work_group](const KernelOptions& o, std::int64_t m, std::int64_t n) {
     const auto wg = wgf(o);
-    return LaunchGeometry{{groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]},
-                          wg};
+    return LaunchGeometry{
+        {groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]}, wg};
   };
   return s;
 }
@@ -227,9 +238,8 @@ KernelSpec vectorized_spec() {
 }  // namespace
 
 const std::vector<KernelSpec>& kernel_specs() {
-  static const std::vector<KernelSpec> specs = {base_spec(),      row_spec(),
-                                                private_spec(),   tile_spec(),
-                                                coarsened_spec(), vectorized_spec()};
+  static const std::vector<KernelSpec> specs = {base_spec(), row_spec(),       private_spec(),
+                                                tile_spec(), coarsened_spec(), vectorized_spec()};
   return specs;
 }
 

@@ -27,7 +27,7 @@ struct LaunchGeometry {
 
 struct KernelSpec {
   KernelDescription description;
-  std::string entry_point;  // the __kernel function in the file
+  std::string entry_point;            // the __kernel function in the file
   bool uses_alignment_hints = false;  // takes A_ALIGNED / B_ALIGNED from the problem
   std::function<KernelOptions(const DeviceLimits&)> derive;
   std::vector<Constraint> constraints;

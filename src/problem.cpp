@@ -19,9 +19,15 @@ static std::size_t footprint(std::int64_t rows, std::int64_t cols, std::int64_t 
   return std::size_t(rows - 1) * std::size_t(ld) + std::size_t(cols);
 }
 
-std::size_t GemmProblem::a_elements() const { return footprint(m, k, lda); }
-std::size_t GemmProblem::b_elements() const { return footprint(k, n, ldb); }
-std::size_t GemmProblem::c_elements() const { return footprint(m, n, ldc); }
+std::size_t GemmProblem::a_elements() const {
+  return footprint(m, k, lda);
+}
+std::size_t GemmProblem::b_elements() const {
+  return footprint(k, n, ldb);
+}
+std::size_t GemmProblem::c_elements() const {
+  return footprint(m, n, ldc);
+}
 
 void validate_problem(const GemmProblem& p) {
   // The kernels index with 32-bit sizes and 64-bit offsets.
@@ -40,8 +46,8 @@ void validate_problem(const GemmProblem& p) {
     std::int64_t value, minimum;
     const char* of;
   };
-  for (const Ld& ld : {Ld{"lda", p.lda, p.k, "K"}, Ld{"ldb", p.ldb, p.n, "N"},
-                       Ld{"ldc", p.ldc, p.n, "N"}}) {
+  for (const Ld& ld :
+       {Ld{"lda", p.lda, p.k, "K"}, Ld{"ldb", p.ldb, p.n, "N"}, Ld{"ldc", p.ldc, p.n, "N"}}) {
     if (ld.value < ld.minimum)
       throw Error(ErrorCode::InvalidLeadingDimension,
                   std::string(ld.name) + " = " + std::to_string(ld.value) + " is smaller than " +

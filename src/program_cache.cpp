@@ -8,7 +8,9 @@
 namespace clgemm::detail {
 
 ProgramCache::ProgramCache(cl::Context context, cl::Device device, std::string device_name)
-    : context_(std::move(context)), device_(std::move(device)), device_name_(std::move(device_name)) {}
+    : context_(std::move(context)),
+      device_(std::move(device)),
+      device_name_(std::move(device_name)) {}
 
 std::shared_ptr<const BuiltProgram> ProgramCache::get(const std::string& kernel_name,
                                                       const std::string& entry_point,

@@ -27,9 +27,9 @@ class ProgramCache {
   // BuildError carrying the log, the options and the device when the compiler fails.
   // `cached` tells whether the program was already there.
   std::shared_ptr<const BuiltProgram> get(const std::string& kernel_name,
-                                          const std::string& entry_point,
-                                          const std::string& source, std::uint64_t source_hash,
-                                          const std::string& options, bool& cached);
+                                          const std::string& entry_point, const std::string& source,
+                                          std::uint64_t source_hash, const std::string& options,
+                                          bool& cached);
 
  private:
   cl::Context context_;

@@ -42,8 +42,8 @@ struct Checker {
     if (result.failures++ == 0) {
       std::ostringstream text;
       text.precision(9);
-      text << "C[" << i << "][" << j << "] = " << got << ", expected " << expected
-           << " (tolerance " << tolerance << ")";
+      text << "C[" << i << "][" << j << "] = " << got << ", expected " << expected << " (tolerance "
+           << tolerance << ")";
       result.first_failure = text.str();
     }
   }
@@ -70,7 +70,8 @@ struct Checker {
       const float* a_row = a + std::size_t(i) * std::size_t(p.lda);
       double dot = 0, magnitude = 0;
       for (std::int64_t k = 0; k < p.k; ++k) {
-        const double product = double(a_row[k]) * double(b[std::size_t(k) * std::size_t(p.ldb) + j]);
+        const double product =
+            double(a_row[k]) * double(b[std::size_t(k) * std::size_t(p.ldb) + j]);
         dot += product;
         magnitude += std::fabs(product);
       }
@@ -110,14 +111,17 @@ Verification verify_gemm(const GemmProblem& problem, const float* a, const float
                          const float* c_before, const float* c_after, double full_check_limit,
                          std::size_t sample_lines) {
   const double k = double(problem.k);
-  Checker checker{problem, a, b, c_before, c_after,
-                  (std::min(k, 16.0 * std::sqrt(k)) + 4.0) * double(FLT_EPSILON), {}};
+  Checker checker{problem,  a,       b,
+                  c_before, c_after, (std::min(k, 16.0 * std::sqrt(k)) + 4.0) * double(FLT_EPSILON),
+                  {}};
   if (double(problem.m) * double(problem.n) * k <= full_check_limit) {
     for (std::int64_t i = 0; i < problem.m; ++i) checker.check_row(i);
   } else {
     checker.result.sampled = true;
-    for (std::int64_t i : spread(problem.m, std::max<std::size_t>(sample_lines, 2))) checker.check_row(i);
-    for (std::int64_t j : spread(problem.n, std::max<std::size_t>(sample_lines, 2))) checker.check_column(j);
+    for (std::int64_t i : spread(problem.m, std::max<std::size_t>(sample_lines, 2)))
+      checker.check_row(i);
+    for (std::int64_t j : spread(problem.n, std::max<std::size_t>(sample_lines, 2)))
+      checker.check_column(j);
   }
   checker.check_padding();
   checker.result.passed = checker.result.failures == 0;

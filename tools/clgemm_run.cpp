@@ -1,15 +1,14 @@
 // clgemm-run: builds one kernel (or the whole ladder), runs it on random matrices, verifies
 // the result against the double-accumulated host reference and reports the enqueue + finish
 // time and GFLOP/s. Build, upload and download times are reported on lines of their own.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <sstream>
-
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "clgemm/clgemm.hpp"
 
@@ -120,14 +119,20 @@ nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmPro
       {"kernel", run.timing.kernel},
       {"options", run.timing.options},
       {"build_options", run.timing.build_options},
-      {"m", problem.m}, {"n", problem.n}, {"k", problem.k},
-      {"lda", problem.lda}, {"ldb", problem.ldb}, {"ldc", problem.ldc},
-      {"alpha", problem.alpha}, {"beta", problem.beta},
+      {"m", problem.m},
+      {"n", problem.n},
+      {"k", problem.k},
+      {"lda", problem.lda},
+      {"ldb", problem.ldb},
+      {"ldc", problem.ldc},
+      {"alpha", problem.alpha},
+      {"beta", problem.beta},
       {"build_seconds", run.timing.build_seconds},
       {"upload_seconds", run.timing.upload_seconds},
       {"download_seconds", run.timing.download_seconds},
       {"run_seconds", run.timing.run_seconds},
-      {"min_seconds", run.stats.min}, {"median_seconds", run.stats.median},
+      {"min_seconds", run.stats.min},
+      {"median_seconds", run.stats.median},
       {"mean_seconds", run.stats.mean},
       {"gflops", gflops},
   };
@@ -162,7 +167,8 @@ void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
             << "time:      min " << milliseconds(run.stats.min) << ", median "
             << milliseconds(run.stats.median) << ", mean " << milliseconds(run.stats.mean) << " ("
             << t.run_seconds.size() << " runs of enqueue + finish, after warm-up)\n";
-  std::printf("speed:     %.2f GFLOP/s (from the median)\n", problem.flops() / run.stats.median * 1e-9);
+  std::printf("speed:     %.2f GFLOP/s (from the median)\n",
+              problem.flops() / run.stats.median * 1e-9);
   std::cout << "verify:    " << verification_text(run) << "\n";
 }
 
@@ -201,9 +207,10 @@ int main(int argc, char** argv) {
   std::string kernel_names = "all";
   for (const auto& k : clgemm::kernel_catalog()) kernel_names += ", " + k.name;
   app.add_option("--kernel", args.kernel, "kernel to run: " + kernel_names)->capture_default_str();
-  app.add_option("--m", args.m, "rows of A and C (default: N)");
-  app.add_option("--n", args.n, "columns of B and C")->capture_default_str();
-  app.add_option("--k", args.k, "columns of A, rows of B (default: N)");
+  const auto size_range = CLI::Range(std::int64_t(1), std::int64_t(INT32_MAX));
+  app.add_option("--m", args.m, "rows of A and C (default: N)")->check(size_range);
+  app.add_option("--n", args.n, "columns of B and C")->capture_default_str()->check(size_range);
+  app.add_option("--k", args.k, "columns of A, rows of B (default: N)")->check(size_range);
   app.add_option("--lda", args.lda, "leading dimension of A (default: K)");
   app.add_option("--ldb", args.ldb, "leading dimension of B (default: N)");
   app.add_option("--ldc", args.ldc, "leading dimension of C (default: N)");
@@ -212,8 +219,10 @@ int main(int argc, char** argv) {
   app.add_option("--reps", args.reps, "timed runs (default: enough for about one second, 3 to 50)");
   app.add_option("--warmup", args.warmup, "untimed runs first")->capture_default_str();
   app.add_option("-D,--define", args.defines, "override a kernel parameter, e.g. -D TILE=8");
-  app.add_option("--platform", args.platform, "platform index or name substring (default: $CLGEMM_PLATFORM)");
-  app.add_option("--device", args.device, "device index or name substring (default: $CLGEMM_DEVICE)");
+  app.add_option("--platform", args.platform,
+                 "platform index or name substring (default: $CLGEMM_PLATFORM)");
+  app.add_option("--device", args.device,
+                 "device index or name substring (default: $CLGEMM_DEVICE)");
   app.add_flag("--list-devices", args.list, "list the OpenCL devices and exit");
   app.add_flag("--json", args.json, "print one JSON object per kernel run instead of text");
   app.add_flag("!--no-verify", args.verify, "skip the comparison with the host reference");

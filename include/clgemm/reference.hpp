@@ -11,11 +11,11 @@ namespace clgemm {
 
 struct Verification {
   bool passed = true;
-  bool sampled = false;         // only some rows and columns were checked
-  std::size_t checked = 0;      // elements of C compared
-  std::size_t failures = 0;     // elements outside the tolerance (or padding that changed)
-  double worst_ratio = 0;       // largest |error| / tolerance seen (passing means <= 1)
-  std::string first_failure;    // "C[r][c] = x, expected y (tolerance t)" for the first failure
+  bool sampled = false;       // only some rows and columns were checked
+  std::size_t checked = 0;    // elements of C compared
+  std::size_t failures = 0;   // elements outside the tolerance (or padding that changed)
+  double worst_ratio = 0;     // largest |error| / tolerance seen (passing means <= 1)
+  std::string first_failure;  // "C[r][c] = x, expected y (tolerance t)" for the first failure
 };
 
 // Compares `c_after` with alpha * A * B + beta * c_before computed in double. The tolerance of
@@ -26,7 +26,7 @@ struct Verification {
 // `sample_lines` evenly spread rows and as many columns are checked instead. The ldc padding
 // of C must be unchanged.
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
-                         const float* c_before, const float* c_after,
-                         double full_check_limit = 2e9, std::size_t sample_lines = 64);
+                         const float* c_before, const float* c_after, double full_check_limit = 2e9,
+                         std::size_t sample_lines = 64);
 
 }  // namespace clgemm

@@ -1,0 +1,122 @@
+// Deriving kernel parameters from device limits, checked on invented devices, and rejecting
+// invalid combinations before anything is built.
+#include <gtest/gtest.h>
+
+#include "clgemm/clgemm.hpp"
+
+namespace clgemm {
+namespace {
+
+DeviceLimits fake_device(DeviceType type, std::size_t max_work_group, std::size_t local_bytes) {
+  DeviceLimits d;
+  d.name = "fake";
+  d.type = type;
+  d.max_work_group_size = max_work_group;
+  d.max_work_item_sizes[0] = d.max_work_item_sizes[1] = d.max_work_item_sizes[2] = max_work_group;
+  d.local_memory_bytes = local_bytes;
+  return d;
+}
+
+TEST(Options, TileFollowsMaxWorkGroupSize) {
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 256, 32768)).at("TILE"), 16);
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 1024, 49152)).at("TILE"), 32);
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 64, 32768)).at("TILE"), 8);
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 128, 32768)).at("TILE"), 8);
+}
+
+TEST(Options, TileShrinksToFitLocalMemory) {
+  // 2 * 32 * 32 * 4 = 8 KiB does not fit 4 KiB; 16 x 16 tiles (2 KiB) do.
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 1024, 4096)).at("TILE"), 16);
+}
+
+TEST(Options, CpuWithHugeWorkGroupsGetsBoundedTiles) {
+  const auto cpu = fake_device(DeviceType::CPU, 4096, 4 << 20);
+  EXPECT_LE(derive_options("tile", cpu).at("TILE"), 32);
+  for (const auto& kernel : kernel_catalog())
+    EXPECT_NO_THROW(resolve_options(kernel.name, cpu, {}));
+}
+
+// Every kernel's derived parameters satisfy its own constraints on a range of devices.
+TEST(Options, DerivedOptionsAreValidEverywhere) {
+  for (const auto& device :
+       {fake_device(DeviceType::GPU, 64, 16384), fake_device(DeviceType::GPU, 256, 32768),
+        fake_device(DeviceType::GPU, 1024, 49152), fake_device(DeviceType::Accelerator, 512, 65536),
+        fake_device(DeviceType::CPU, 4096, 4 << 20), fake_device(DeviceType::CPU, 8192, 32768)}) {
+    for (const auto& kernel : kernel_catalog()) {
+      EXPECT_NO_THROW(validate_options(kernel.name, derive_options(kernel.name, device), device))
+          << kernel.name << " on a device with work-groups of " << device.max_work_group_size;
+    }
+  }
+}
+
+TEST(Options, VectorizedUsesLargeBlocksOnBigGpus) {
+  const auto o = derive_options("vectorized", fake_device(DeviceType::GPU, 1024, 49152));
+  EXPECT_EQ(o.at("TILE_M"), 128);
+  EXPECT_EQ(o.at("BATCH_M") * o.at("BATCH_N"), 64);
+}
+
+TEST(Options, OverridesReplaceDerivedValues) {
+  const auto o = resolve_options("tile", fake_device(DeviceType::GPU, 1024, 49152), {{"TILE", 8}});
+  EXPECT_EQ(o.at("TILE"), 8);
+}
+
+TEST(Options, UnknownParameterIsRejectedWithTheValidNames) {
+  try {
+    resolve_options("tile", fake_device(DeviceType::GPU, 256, 32768), {{"TILES", 8}});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidOption);
+    EXPECT_NE(std::string(e.what()).find("TILES"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("TILE"), std::string::npos);
+  }
+}
+
+// Each message must name the constraint that failed.
+void expect_invalid(const std::string& kernel, const KernelOptions& overrides,
+                    const std::string& constraint, const DeviceLimits& device) {
+  try {
+    resolve_options(kernel, device, overrides);
+    FAIL() << "expected " << constraint << " to be reported";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidOption);
+    EXPECT_NE(std::string(e.what()).find(constraint), std::string::npos) << e.what();
+  }
+}
+
+TEST(Options, InvalidCombinationsNameTheConstraint) {
+  const auto gpu = fake_device(DeviceType::GPU, 256, 32768);
+  expect_invalid("tile", {{"TILE", 32}}, "CL_DEVICE_MAX_WORK_GROUP_SIZE = 256", gpu);
+  expect_invalid("tile", {{"TILE", 0}}, "TILE = 0 is outside", gpu);
+  expect_invalid("coarsened", {{"TILE", 30}, {"BATCH", 4}}, "TILE % BATCH == 0", gpu);
+  expect_invalid("coarsened", {{"TILE", 128}, {"BATCH", 8}}, "CL_DEVICE_LOCAL_MEM_SIZE", gpu);
+  expect_invalid("vectorized", {{"VEC", 3}}, "VEC is 1, 2, 4, 8 or 16", gpu);
+  expect_invalid("vectorized", {{"BATCH_M", 3}}, "TILE_M % BATCH_M == 0", gpu);
+  expect_invalid("vectorized", {{"TILE_K", 2}}, "TILE_K % VEC == 0", gpu);
+  expect_invalid("vectorized", {{"TILE_M", 8}, {"BATCH_M", 1}, {"TILE_K", 4}},
+                 "each work-item loads whole vectors of A", gpu);
+  expect_invalid("private", {{"PRIVATE_K", 5000}}, "PRIVATE_K <= 4096", gpu);
+  DeviceLimits narrow = gpu;
+  narrow.max_work_item_sizes[1] = 4;
+  expect_invalid("base", {}, "CL_DEVICE_MAX_WORK_ITEM_SIZES[1] = 4", narrow);
+}
+
+TEST(Options, BuildOptionStringListsEveryParameter) {
+  EXPECT_EQ(format_build_options({{"TILE", 16}, {"BATCH", 4}}), "-D BATCH=4 -D TILE=16");
+}
+
+TEST(Catalog, LadderOrderAndUnknownKernel) {
+  const auto& catalog = kernel_catalog();
+  ASSERT_EQ(catalog.size(), 6u);
+  EXPECT_EQ(catalog.front().name, "base");
+  EXPECT_EQ(catalog.back().name, "vectorized");
+  try {
+    find_kernel("tiled");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::UnknownKernel);
+    for (const auto& k : catalog) EXPECT_NE(std::string(e.what()).find(k.name), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace clgemm

@@ -1,0 +1,61 @@
+// Shared helpers for the test suites: one Context per test process, seeded random matrices,
+// and a runner that computes a GEMM on the device and checks it against the host reference.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "clgemm/clgemm.hpp"
+
+namespace clgemm::testing {
+
+// The device the tests run on: chosen like any user's (CLGEMM_PLATFORM / CLGEMM_DEVICE).
+inline Context& shared_context() {
+  static Context context;
+  return context;
+}
+
+inline std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> out(elements);
+  for (auto& x : out) x = uniform(generator);
+  return out;
+}
+
+// Runs `kernel` on random A, B and C (C pre-filled with `c_fill` when given, e.g. NaN) and
+// returns the verification against the double reference.
+inline Verification run_and_verify(const std::string& kernel, const GemmProblem& problem,
+                                   const KernelOptions& overrides = {},
+                                   const float* c_fill = nullptr) {
+  const auto a = random_matrix(problem.a_elements(), 11);
+  const auto b = random_matrix(problem.b_elements(), 12);
+  auto c_before = random_matrix(problem.c_elements(), 13);
+  if (c_fill) {
+    for (std::int64_t i = 0; i < problem.m; ++i)
+      for (std::int64_t j = 0; j < problem.n; ++j)
+        c_before[std::size_t(i * problem.ldc + j)] = *c_fill;
+  }
+  auto c = c_before;
+  RunSettings settings;
+  settings.kernel = kernel;
+  settings.overrides = overrides;
+  shared_context().sgemm(problem, a.data(), b.data(), c.data(), settings);
+  return verify_gemm(problem, a.data(), b.data(), c_before.data(), c.data());
+}
+
+// A problem with padded leading dimensions and alpha, beta other than 1 and 0.
+inline GemmProblem padded_problem(std::int64_t m, std::int64_t n, std::int64_t k) {
+  GemmProblem p;
+  p.m = m, p.n = n, p.k = k;
+  p.alpha = 1.5f, p.beta = -0.75f;
+  p.lda = k + 3, p.ldb = n + 5, p.ldc = n + 2;
+  return p;
+}
+
+}  // namespace clgemm::testing

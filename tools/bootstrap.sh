@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages clgemm needs (only the missing ones, running 'apt-get update'
+# first when the package lists are empty or stale), then configures and builds into build/.
+# Safe to run again: installed packages are skipped and the build is incremental.
+# Usage: tools/bootstrap.sh [extra cmake configure arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake pkg-config
+  ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo
+  pocl-opencl-icd            # OpenCL on the CPU, the default device where no GPU exists
+  libgtest-dev libcli11-dev nlohmann-json3-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "bootstrap: run as root to install packages" >&2; exit 1; }
+    sudo=sudo
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  # Package lists can be missing on a fresh machine, or too old to know a package.
+  if ! $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+    $sudo apt-get update -q
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build build -j "$(nproc)"
