@@ -147,8 +147,10 @@ KernelSpec coarsened_spec() {
     return (t * (t + 1) + t * t) * 4;
   };
   s.derive = [lm = s.local_memory_bytes](const DeviceLimits& d) {
-    const long batch = 4;
-    long tile = batch * square_power_of_two(d.max_work_group_size, 16);
+    // PoCL runs a work-group as a loop over its work-items: few work-items with large blocks
+    // vectorise best (n = 1024: 15.7 GFLOP/s with 8 x 8 per work-item, 9.6 with 4 x 4).
+    const long batch = is_cpu(d) ? 8 : 4;
+    long tile = is_cpu(d) ? 64 : batch * square_power_of_two(d.max_work_group_size, 16);
     while (tile > batch && lm({{"TILE", tile}, {"BATCH", batch}}) > d.local_memory_bytes) tile /= 2;
     return KernelOptions{{"TILE", tile}, {"BATCH", batch}};
   };
@@ -191,7 +193,10 @@ KernelSpec vectorized_spec() {
   s.derive = [](const DeviceLimits& d) {
     KernelOptions o{{"TILE_K", 16}, {"VEC", 4}};
     if (is_cpu(d)) {
-      o.insert({{"TILE_M", 64}, {"TILE_N", 64}, {"BATCH_M", 4}, {"BATCH_N", 4}});
+      // 8 work-items of 16 x 32 outputs, float8 loads: 39 GFLOP/s at n = 1024 on the 2-core
+      // PoCL machine, against 7.5 with the GPU-style 16 x 16 work-items of 4 x 4.
+      o.insert({{"TILE_M", 64}, {"TILE_N", 128}, {"BATCH_M", 16}, {"BATCH_N", 32}});
+      o["VEC"] = 8;
     } else if (d.max_work_group_size >= 256 && d.local_memory_bytes >= 32 * 1024) {
       o.insert({{"TILE_M", 128}, {"TILE_N", 128}, {"BATCH_M", 8}, {"BATCH_N", 8}});
     } else {
