@@ -62,7 +62,7 @@ struct Context::State {
   explicit State(detail::SelectedDevice device)
       : selected(std::move(device)),
         context(selected.device),
-        programs(context, selected.device, selected.limits.name) {}
+        programs(context, selected.device, selected.limits) {}
 
   const detail::KernelSource& source(const std::string& file) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -96,8 +96,17 @@ struct Context::State {
       prepared.build_options = format_build_options(prepared.options);
       if (prepared.spec->uses_alignment_hints)
         prepared.build_options += alignment_hints(prepared.options, problem, limits);
-      prepared.built = programs.get(settings.kernel, prepared.spec->entry_point, source.text,
-                                    source.hash, prepared.build_options, prepared.cached);
+      try {
+        prepared.built = programs.get(settings.kernel, prepared.spec->entry_point, source.text,
+                                      source.hash, prepared.build_options, prepared.cached);
+      } catch (const cl::Error& error) {
+        // A source that compiles but lacks the entry point (an empty or foreign .cl file in
+        // CLGEMM_KERNEL_DIR) fails in clCreateKernel, after the build; no cl::Error may escape.
+        if (error.err() != CL_INVALID_KERNEL_NAME) throw OpenCLError(error.what(), error.err());
+        throw BuildError(settings.kernel, limits.name, prepared.build_options,
+                         "the program built, but defines no __kernel '" +
+                             prepared.spec->entry_point + "' (" + source.path + ")");
+      }
       const auto wg = prepared.spec->work_group(prepared.options);
       const std::size_t items = wg[0] * wg[1];
       const std::size_t kernel_limit = prepared.built->kernel_work_group_size;
@@ -133,6 +142,7 @@ GemmTiming Context::build(const std::string& kernel, const KernelOptions& overri
   timing.options = prepared.options;
   timing.build_options = prepared.build_options;
   timing.program_cached = prepared.cached;
+  timing.program_from_disk_cache = prepared.built->from_disk_cache;
   timing.build_seconds = prepared.cached ? 0 : prepared.built->build_seconds;
   return timing;
 }
@@ -166,6 +176,7 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
   timing.options = prepared.options;
   timing.build_options = prepared.build_options;
   timing.program_cached = prepared.cached;
+  timing.program_from_disk_cache = prepared.built->from_disk_cache;
   timing.build_seconds = prepared.cached ? 0 : prepared.built->build_seconds;
 
   cl::CommandQueue queue = state_->acquire_queue();

@@ -2,15 +2,34 @@
 #include "program_cache.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "clgemm/errors.hpp"
 
 namespace clgemm::detail {
 
-ProgramCache::ProgramCache(cl::Context context, cl::Device device, std::string device_name)
+namespace {
+
+// Builds a program from a stored binary; nothing when the driver refuses it.
+std::optional<cl::Program> program_from_binary(const cl::Context& context, const cl::Device& device,
+                                               const std::vector<unsigned char>& binary,
+                                               const std::string& options) {
+  try {
+    cl::Program program(context, {device}, cl::Program::Binaries{binary});
+    program.build({device}, options.c_str());
+    return program;
+  } catch (const cl::Error&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+ProgramCache::ProgramCache(cl::Context context, cl::Device device, const DeviceLimits& limits)
     : context_(std::move(context)),
       device_(std::move(device)),
-      device_name_(std::move(device_name)) {}
+      device_name_(limits.name),
+      disk_(limits, binary_cache_directory()) {}
 
 std::shared_ptr<const BuiltProgram> ProgramCache::get(const std::string& kernel_name,
                                                       const std::string& entry_point,
@@ -27,6 +46,29 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(const std::string& kernel_
   cached = false;
 
   const auto start = std::chrono::steady_clock::now();
+  auto built = std::make_shared<BuiltProgram>();
+  const std::string disk_key = disk_.key(options, source_hash);
+  if (auto binary = disk_.load(disk_key)) {
+    if (auto program = program_from_binary(context_, device_, *binary, options)) {
+      built->program = *program;
+      built->from_disk_cache = true;
+    }
+  }
+  if (!built->from_disk_cache) {
+    built->program = compile(kernel_name, source, options);
+    const auto binaries = built->program.getInfo<CL_PROGRAM_BINARIES>();
+    if (!binaries.empty()) disk_.store(disk_key, binaries.front());
+  }
+  cl::Kernel kernel(built->program, entry_point.c_str());
+  built->kernel_work_group_size = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
+  built->build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  programs_.emplace(key, built);
+  return built;
+}
+
+cl::Program ProgramCache::compile(const std::string& kernel_name, const std::string& source,
+                                  const std::string& options) {
   cl::Program program(context_, source);
   try {
     program.build({device_}, options.c_str());
@@ -38,14 +80,7 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(const std::string& kernel_
             std::to_string(error.err()) + ")";
     throw BuildError(kernel_name, device_name_, options, log);
   }
-  auto built = std::make_shared<BuiltProgram>();
-  built->program = program;
-  cl::Kernel kernel(program, entry_point.c_str());
-  built->kernel_work_group_size = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
-  built->build_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  programs_.emplace(key, built);
-  return built;
+  return program;
 }
 
 }  // namespace clgemm::detail

@@ -1,5 +1,6 @@
 // Internal: building kernel programs and keeping them per context, keyed by the source hash
-// and the full option string, so each (kernel, options) pair is compiled once per context.
+// and the full option string, so each (kernel, options) pair is built once per context; the
+// compiled binary is also kept on disk (BinaryCache) so later processes skip the compiler.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "binary_cache.hpp"
+#include "clgemm/device.hpp"
 #include "opencl.hpp"
 
 namespace clgemm::detail {
@@ -17,11 +20,12 @@ struct BuiltProgram {
   cl::Program program;
   std::size_t kernel_work_group_size = 0;  // CL_KERNEL_WORK_GROUP_SIZE of the entry point
   double build_seconds = 0;
+  bool from_disk_cache = false;  // loaded from a stored binary rather than compiled
 };
 
 class ProgramCache {
  public:
-  ProgramCache(cl::Context context, cl::Device device, std::string device_name);
+  ProgramCache(cl::Context context, cl::Device device, const DeviceLimits& limits);
 
   // Returns the program for this source and options, building it on first use. Throws
   // BuildError carrying the log, the options and the device when the compiler fails.
@@ -32,9 +36,14 @@ class ProgramCache {
                                           bool& cached);
 
  private:
+  // Compiles from source; throws BuildError with the log, options and device on failure.
+  cl::Program compile(const std::string& kernel_name, const std::string& source,
+                      const std::string& options);
+
   cl::Context context_;
   cl::Device device_;
   std::string device_name_;
+  BinaryCache disk_;
   std::mutex mutex_;
   std::map<std::pair<std::uint64_t, std::string>, std::shared_ptr<const BuiltProgram>> programs_;
 };

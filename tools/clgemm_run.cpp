@@ -71,7 +71,7 @@ std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
 // One kernel's run: the timings of the final call and its verification.
 struct KernelRun {
   clgemm::GemmTiming timing;
-  double cold_build_seconds = 0;
+  clgemm::GemmTiming build;  // the first call, which built the program
   Stats stats{};
   clgemm::Verification verification;
   bool verified = false;
@@ -85,12 +85,11 @@ KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
   clgemm::RunSettings settings;
   settings.kernel = kernel;
   settings.overrides = parse_defines(args.defines);
-  run.cold_build_seconds = context.build(kernel, settings.overrides).build_seconds;
-
-  std::vector<float> c = c_initial;
   settings.warmup_runs = args.warmup;
   settings.timed_runs = args.reps > 0 ? args.reps : 1;
+  std::vector<float> c = c_initial;
   run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
+  run.build = run.timing;  // the first call built the program (or loaded it from disk)
   if (args.reps == 0) {
     // Fill about one second of kernel time, so slow rungs do not take minutes.
     const double once = run.timing.run_seconds.front();
@@ -99,15 +98,17 @@ KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
     c = c_initial;
     run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
   }
-  // build_seconds of the sgemm call is 0 when it reused the program just built; report the
-  // cold figure, unless the call needed a program of its own (alignment hints differ).
-  if (run.timing.program_cached) run.timing.build_seconds = run.cold_build_seconds;
   run.stats = statistics(run.timing.run_seconds);
   if (args.verify) {
     run.verification = clgemm::verify_gemm(problem, a.data(), b.data(), c_initial.data(), c.data());
     run.verified = true;
   }
   return run;
+}
+
+std::string build_origin(const clgemm::GemmTiming& t) {
+  if (t.program_cached) return "already built in this process";
+  return t.program_from_disk_cache ? "warm: loaded from the disk cache" : "cold: compiled";
 }
 
 nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmProblem& problem,
@@ -127,7 +128,8 @@ nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmPro
       {"ldc", problem.ldc},
       {"alpha", problem.alpha},
       {"beta", problem.beta},
-      {"build_seconds", run.timing.build_seconds},
+      {"build_seconds", run.build.build_seconds},
+      {"build_origin", build_origin(run.build)},
       {"upload_seconds", run.timing.upload_seconds},
       {"download_seconds", run.timing.download_seconds},
       {"run_seconds", run.timing.run_seconds},
@@ -161,7 +163,8 @@ void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
   const auto& t = run.timing;
   std::cout << "kernel:    " << t.kernel << "\n"
             << "options:   " << t.build_options << "\n"
-            << "build:     " << milliseconds(t.build_seconds) << "\n"
+            << "build:     " << milliseconds(run.build.build_seconds) << " ("
+            << build_origin(run.build) << ")\n"
             << "upload:    " << milliseconds(t.upload_seconds) << "\n"
             << "download:  " << milliseconds(t.download_seconds) << "\n"
             << "time:      min " << milliseconds(run.stats.min) << ", median "

@@ -44,10 +44,11 @@ struct RunSettings {
 
 struct GemmTiming {
   std::string kernel;
-  KernelOptions options;      // the parameters the kernel was built with
-  std::string build_options;  // the full option string given to the compiler
-  double build_seconds = 0;   // 0 when the program came from the cache
-  bool program_cached = false;
+  KernelOptions options;                 // the parameters the kernel was built with
+  std::string build_options;             // the full option string given to the compiler
+  double build_seconds = 0;              // 0 when the program was already built in this context
+  bool program_cached = false;           // already built in this context
+  bool program_from_disk_cache = false;  // built from a binary in the on-disk cache
   double upload_seconds = 0;
   double download_seconds = 0;
   std::vector<double> run_seconds;  // one enqueue + finish per timed run
