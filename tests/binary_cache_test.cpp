@@ -1,0 +1,89 @@
+// The on-disk program binary cache: a second context loads what the first compiled, and a
+// damaged cache file is detected and rebuilt, never trusted.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "test_support.hpp"
+
+namespace clgemm::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class BinaryCache : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = fs::temp_directory_path() / ("clgemm-cache-test-" + std::to_string(::getpid()));
+    fs::remove_all(directory_);
+    ASSERT_EQ(setenv("CLGEMM_CACHE_DIR", directory_.c_str(), 1), 0);
+  }
+  void TearDown() override {
+    unsetenv("CLGEMM_CACHE_DIR");
+    fs::remove_all(directory_);
+  }
+
+  // A fresh context (empty in-memory cache) building and running `tile` with TILE = 4.
+  GemmTiming run_in_new_context() {
+    Context context;
+    const auto problem = padded_problem(19, 23, 29);
+    const auto a = random_matrix(problem.a_elements(), 1);
+    const auto b = random_matrix(problem.b_elements(), 2);
+    const auto c_before = random_matrix(problem.c_elements(), 3);
+    auto c = c_before;
+    RunSettings settings;
+    settings.kernel = "tile";
+    settings.overrides = {{"TILE", 4}};
+    const auto timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
+    const auto check = verify_gemm(problem, a.data(), b.data(), c_before.data(), c.data());
+    EXPECT_TRUE(check.passed) << check.first_failure;
+    return timing;
+  }
+
+  std::vector<fs::path> cache_files() const {
+    std::vector<fs::path> files;
+    if (fs::exists(directory_))
+      for (const auto& entry : fs::directory_iterator(directory_)) files.push_back(entry.path());
+    return files;
+  }
+
+  fs::path directory_;
+};
+
+TEST_F(BinaryCache, SecondContextLoadsTheStoredBinary) {
+  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+  ASSERT_EQ(cache_files().size(), 1u);
+  EXPECT_TRUE(run_in_new_context().program_from_disk_cache);
+}
+
+TEST_F(BinaryCache, TruncatedFileIsRebuilt) {
+  run_in_new_context();
+  ASSERT_EQ(cache_files().size(), 1u);
+  fs::resize_file(cache_files()[0], fs::file_size(cache_files()[0]) / 2);
+  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+  EXPECT_TRUE(run_in_new_context().program_from_disk_cache);  // rewritten whole
+}
+
+TEST_F(BinaryCache, CorruptBytesAreRebuilt) {
+  run_in_new_context();
+  ASSERT_EQ(cache_files().size(), 1u);
+  {
+    // Flip bytes near the end of the binary: the header stays valid, the checksum does not.
+    std::fstream file(cache_files()[0], std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(-16, std::ios::end);
+    file.write("\x5a\xa5\x5a\xa5\x5a\xa5\x5a\xa5", 8);
+  }
+  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+}
+
+TEST_F(BinaryCache, DisabledWithOff) {
+  ASSERT_EQ(setenv("CLGEMM_CACHE_DIR", "off", 1), 0);
+  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+  EXPECT_TRUE(cache_files().empty());
+}
+
+}  // namespace
+}  // namespace clgemm::testing
