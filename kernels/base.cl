@@ -15,9 +15,9 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_base(GEM
   const int row = get_global_id(1);
   if (row >= M || col >= N) return;
 
-  __global const float *a = A + a_offset + (size_t)row * lda;
-  __global const float *b = B + b_offset + col;
+  A += a_offset;
+  B += b_offset;
   float acc = 0.0f;
-  for (int k = 0; k < K; ++k, b += ldb) acc = mad(a[k], *b, acc);
+  for (int k = 0; k < K; ++k) acc = mad(A_AT(row, k), B_AT(k, col), acc);
   store_c(C, c_offset + (size_t)row * ldc + col, acc, alpha, beta);
 }

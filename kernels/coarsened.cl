@@ -26,7 +26,7 @@ __kernel __attribute__((reqd_work_group_size(WG, WG, 1))) void gemm_coarsened(GE
   B += b_offset;
 
   __local float a_tile[TILE][TILE + 1]; // [k][m]: A transposed, padded against bank conflicts
-  __local float b_tile[TILE][TILE];     // [k][n]
+  __local float b_tile[TILE][TILE + 1]; // [k][n], padded for the transposed store
 
   float acc[BATCH][BATCH];
   for (int i = 0; i < BATCH; ++i)
@@ -35,12 +35,21 @@ __kernel __attribute__((reqd_work_group_size(WG, WG, 1))) void gemm_coarsened(GE
   for (int k0 = 0; k0 < K; k0 += TILE) {
     for (int i = 0; i < BATCH; ++i) {
       for (int j = 0; j < BATCH; ++j) {
-        const int r = ty + i * WG; // row of the tile: m for A, k for B
-        const int c = tx + j * WG; // column of the tile: k for A, n for B
-        const int a_row = row0 + r, a_col = k0 + c;
-        const int b_row = k0 + r, b_col = col0 + c;
-        a_tile[c][r] = (a_row < M && a_col < K) ? A[(size_t)a_row * lda + a_col] : 0.0f;
-        b_tile[r][c] = (b_row < K && b_col < N) ? B[(size_t)b_row * ldb + b_col] : 0.0f;
+        // c follows tx, so it walks each operand's contiguous dimension: loads coalesce.
+        const int r = ty + i * WG;
+        const int c = tx + j * WG;
+#if TRANS_A
+        const int m = c, k = r;
+#else
+        const int m = r, k = c;
+#endif
+        a_tile[k][m] = (row0 + m < M && k0 + k < K) ? A_AT(row0 + m, k0 + k) : 0.0f;
+#if TRANS_B
+        const int kb = c, n = r;
+#else
+        const int kb = r, n = c;
+#endif
+        b_tile[kb][n] = (k0 + kb < K && col0 + n < N) ? B_AT(k0 + kb, col0 + n) : 0.0f;
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);

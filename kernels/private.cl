@@ -15,18 +15,18 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void gemm_private(GEMM_
   const int row = get_global_id(0);
   if (row >= M) return;
 
-  __global const float *a = A + a_offset + (size_t)row * lda;
+  A += a_offset;
+  B += b_offset;
   __global float *c = C + c_offset + (size_t)row * ldc;
   float a_chunk[PRIVATE_K];
 
   for (int k0 = 0; k0 < K; k0 += PRIVATE_K) {
     const int chunk = min(PRIVATE_K, K - k0);
-    for (int k = 0; k < chunk; ++k) a_chunk[k] = a[k0 + k];
+    for (int k = 0; k < chunk; ++k) a_chunk[k] = A_AT(row, k0 + k);
 
     for (int col = 0; col < N; ++col) {
-      __global const float *b = B + b_offset + (size_t)k0 * ldb + col;
       float acc = 0.0f;
-      for (int k = 0; k < chunk; ++k, b += ldb) acc = mad(a_chunk[k], *b, acc);
+      for (int k = 0; k < chunk; ++k) acc = mad(a_chunk[k], B_AT(k0 + k, col), acc);
       if (k0 == 0)
         store_c(c, col, acc, alpha, beta);
       else

@@ -11,12 +11,12 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void gemm_row(GEMM_PARA
   const int row = get_global_id(0);
   if (row >= M) return;
 
-  __global const float *a = A + a_offset + (size_t)row * lda;
+  A += a_offset;
+  B += b_offset;
   const size_t c_row = c_offset + (size_t)row * ldc;
   for (int col = 0; col < N; ++col) {
-    __global const float *b = B + b_offset + col;
     float acc = 0.0f;
-    for (int k = 0; k < K; ++k, b += ldb) acc = mad(a[k], *b, acc);
+    for (int k = 0; k < K; ++k) acc = mad(A_AT(row, k), B_AT(k, col), acc);
     store_c(C, c_row + col, acc, alpha, beta);
   }
 }

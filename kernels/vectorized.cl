@@ -6,7 +6,8 @@
 //     on one page, each work-item already holds the next slice of A and B in registers, and
 //     stores it into the other page afterwards, so one barrier per K step suffices and the
 //     global loads of step t+1 overlap the arithmetic of step t.
-// Slices that stick out of the matrices are filled with zeros, element by element.
+// Slices that stick out of the matrices are filled with zeros, element by element. Either
+// operand may be transposed (TRANS_A, TRANS_B): vector loads follow its contiguous dimension.
 #include "gemm_common.clh"
 
 #ifndef TILE_M
@@ -28,10 +29,10 @@
 #define VEC 4 // floats per global load: 1, 2, 4, 8 or 16
 #endif
 #ifndef A_ALIGNED
-#define A_ALIGNED 0 // 1 when the host proved every VEC-group of A is VEC-aligned
+#define A_ALIGNED 0 // 1 when the host proved every row of A starts VEC-aligned
 #endif
 #ifndef B_ALIGNED
-#define B_ALIGNED 0 // 1 when the host proved every VEC-group of B is VEC-aligned
+#define B_ALIGNED 0 // 1 when the host proved every row of B starts VEC-aligned
 #endif
 
 #define WG_M (TILE_M / BATCH_M)  // work-items along M (dimension 1)
@@ -60,41 +61,44 @@ inline floatV load_vector(__global const float *p, const int valid, const int al
   return vloadV(0, v);
 }
 
-// Fetches this work-item's share of the K slice starting at k0 into registers.
-inline void fetch_slice(__global const float *A, const int lda, __global const float *B,
-                        const int ldb, const int M, const int N, const int K, const int row0,
-                        const int col0, const int k0, const int tid, floatV a_next[A_LOADS],
-                        floatV b_next[B_LOADS]) {
-  for (int l = 0; l < A_LOADS; ++l) {
+// Each operand tile covers tile_x rows of C's side (x = m for A, n for B) by TILE_K, and lives
+// in local memory as [k][x]. In global memory its rows run either along k ("x-major": A, or B
+// transposed) or along x ("k-major": B, or A transposed). Vectors are always fetched along the
+// contiguous direction, `loads` of them per work-item; the slice starts at (x0, k0).
+inline void fetch_operand(__global const float *X, const int ldx, const int x_extent,
+                          const int K, const int x0, const int k0, const int tid,
+                          const int tile_x, const int loads, const int k_major,
+                          const int aligned, floatV next[]) {
+  for (int l = 0; l < loads; ++l) {
     const int v = tid + l * THREADS;
-    const int m = v / (TILE_K / VEC), k = (v % (TILE_K / VEC)) * VEC;
-    const int row = row0 + m, col = k0 + k;
-    const int valid = (row < M) ? K - col : 0;
-    a_next[l] = load_vector(A + (size_t)row * lda + col, valid, A_ALIGNED);
-  }
-  for (int l = 0; l < B_LOADS; ++l) {
-    const int v = tid + l * THREADS;
-    const int k = v / (TILE_N / VEC), n = (v % (TILE_N / VEC)) * VEC;
-    const int row = k0 + k, col = col0 + n;
-    const int valid = (row < K) ? N - col : 0;
-    b_next[l] = load_vector(B + (size_t)row * ldb + col, valid, B_ALIGNED);
+    int row, col, valid;
+    if (k_major) {
+      row = k0 + v / (tile_x / VEC);
+      col = x0 + (v % (tile_x / VEC)) * VEC;
+      valid = (row < K) ? x_extent - col : 0;
+    } else {
+      row = x0 + v / (TILE_K / VEC);
+      col = k0 + (v % (TILE_K / VEC)) * VEC;
+      valid = (row < x_extent) ? K - col : 0;
+    }
+    next[l] = load_vector(X + (size_t)row * ldx + col, valid, aligned);
   }
 }
 
-// Stores the fetched slice into one local page: A transposed to [k][m], B as [k][n].
-inline void store_slice(__local float a_page[TILE_K][TILE_M], __local float b_page[TILE_K][TILE_N],
-                        const int tid, const floatV a_next[A_LOADS], const floatV b_next[B_LOADS]) {
-  for (int l = 0; l < A_LOADS; ++l) {
+// Stores fetched vectors into a local page laid out [TILE_K][tile_x] (flattened).
+inline void store_operand(__local float *page, const int tid, const int tile_x, const int loads,
+                          const int k_major, const floatV next[]) {
+  for (int l = 0; l < loads; ++l) {
     const int v = tid + l * THREADS;
-    const int m = v / (TILE_K / VEC), k = (v % (TILE_K / VEC)) * VEC;
-    float a[VEC];
-    vstoreV(a_next[l], 0, a);
-    for (int e = 0; e < VEC; ++e) a_page[k + e][m] = a[e];
-  }
-  for (int l = 0; l < B_LOADS; ++l) {
-    const int v = tid + l * THREADS;
-    const int k = v / (TILE_N / VEC), n = (v % (TILE_N / VEC)) * VEC;
-    vstoreV(b_next[l], 0, &b_page[k][n]);
+    if (k_major) {
+      const int k = v / (tile_x / VEC), x = (v % (tile_x / VEC)) * VEC;
+      vstoreV(next[l], 0, page + k * tile_x + x);
+    } else {
+      const int x = v / (TILE_K / VEC), k = (v % (TILE_K / VEC)) * VEC;
+      float e[VEC];
+      vstoreV(next[l], 0, e);
+      for (int i = 0; i < VEC; ++i) page[(k + i) * tile_x + x] = e[i];
+    }
   }
 }
 
@@ -116,15 +120,25 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_vectoriz
   for (int i = 0; i < BATCH_M; ++i)
     for (int j = 0; j < BATCH_N; ++j) acc[i][j] = 0.0f;
 
+  // Fetch the K slice starting at k0 into registers, and store registers into a page.
+#define FETCH(k0)                                                                          \
+  fetch_operand(A, lda, M, K, row0, k0, tid, TILE_M, A_LOADS, TRANS_A, A_ALIGNED, a_next); \
+  fetch_operand(B, ldb, N, K, col0, k0, tid, TILE_N, B_LOADS, !TRANS_B, B_ALIGNED, b_next)
+#define STORE(page)                                                                 \
+  store_operand(&a_pages[page][0][0], tid, TILE_M, A_LOADS, TRANS_A, a_next);        \
+  store_operand(&b_pages[page][0][0], tid, TILE_N, B_LOADS, !TRANS_B, b_next)
+
   const int steps = (K + TILE_K - 1) / TILE_K;
-  fetch_slice(A, lda, B, ldb, M, N, K, row0, col0, 0, tid, a_next, b_next);
-  store_slice(a_pages[0], b_pages[0], tid, a_next, b_next);
+  FETCH(0);
+  STORE(0);
   barrier(CLK_LOCAL_MEM_FENCE);
 
   for (int step = 0; step < steps; ++step) {
     const int page = step & 1;
     const bool more = step + 1 < steps;
-    if (more) fetch_slice(A, lda, B, ldb, M, N, K, row0, col0, (step + 1) * TILE_K, tid, a_next, b_next);
+    if (more) {
+      FETCH((step + 1) * TILE_K);
+    }
 
     for (int k = 0; k < TILE_K; ++k) {
       float a_reg[BATCH_M], b_reg[BATCH_N];
@@ -135,7 +149,9 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_vectoriz
     }
 
     // The other page was last read before the previous barrier, so it is free to overwrite.
-    if (more) store_slice(a_pages[page ^ 1], b_pages[page ^ 1], tid, a_next, b_next);
+    if (more) {
+      STORE(page ^ 1);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 

@@ -102,6 +102,7 @@ DeviceLimits query_limits(const cl::Platform& platform, const cl::Device& device
   d.max_allocation_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
   d.global_memory_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
   d.base_address_align_bits = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>();
+  d.host_unified_memory = device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() == CL_TRUE;
   d.extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
   // Trailing NULs and spaces appear in some drivers' strings.
   for (std::string* s : {&d.platform_name, &d.name, &d.vendor, &d.driver_version}) {

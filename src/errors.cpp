@@ -11,6 +11,8 @@ const char* error_code_name(ErrorCode code) {
       return "invalid-leading-dimension";
     case ErrorCode::InvalidArgument:
       return "invalid-argument";
+    case ErrorCode::BufferTooSmall:
+      return "buffer-too-small";
     case ErrorCode::UnknownKernel:
       return "unknown-kernel";
     case ErrorCode::InvalidOption:

@@ -144,7 +144,7 @@ KernelSpec coarsened_spec() {
   s.entry_point = "gemm_coarsened";
   s.local_memory_bytes = [](const KernelOptions& o) {
     const std::size_t t = opt(o, "TILE");
-    return (t * (t + 1) + t * t) * 4;
+    return 2 * t * (t + 1) * 4;  // two padded TILE x (TILE + 1) tiles
   };
   s.derive = [lm = s.local_memory_bytes](const DeviceLimits& d) {
     // PoCL runs a work-group as a loop over its work-items: few work-items with large blocks
@@ -223,6 +223,8 @@ KernelSpec vectorized_spec() {
        [](const KernelOptions& o) { return opt(o, "TILE_K") % opt(o, "VEC") == 0; }},
       {"TILE_N % VEC == 0",
        [](const KernelOptions& o) { return opt(o, "TILE_N") % opt(o, "VEC") == 0; }},
+      {"TILE_M % VEC == 0 (a transposed A is loaded in vectors along M)",
+       [](const KernelOptions& o) { return opt(o, "TILE_M") % opt(o, "VEC") == 0; }},
       {"(TILE_M * TILE_K / VEC) % work-items == 0 (each work-item loads whole vectors of A)",
        [threads](const KernelOptions& o) {
          return (opt(o, "TILE_M") * opt(o, "TILE_K") / opt(o, "VEC")) % threads(o) == 0;

@@ -1,10 +1,38 @@
-// GemmProblem helpers and the validation of sizes and leading dimensions.
+// GemmProblem helpers: the storage each matrix occupies in its layout and transpose, and the
+// validation of sizes, leading dimensions, layout and transpose values.
 #include <climits>
+#include <string>
 
 #include "clgemm/errors.hpp"
 #include "clgemm/gemm.hpp"
 
 namespace clgemm {
+namespace {
+
+// A stored matrix as `lines` lines (rows in row-major, columns in column-major) of `length`
+// elements, for op(X) of rows x cols.
+struct Storage {
+  std::int64_t lines, length;
+};
+
+Storage storage(Layout layout, Transpose trans, std::int64_t rows, std::int64_t cols) {
+  const bool t = trans == Transpose::Trans;
+  const std::int64_t stored_rows = t ? cols : rows, stored_cols = t ? rows : cols;
+  return layout == Layout::RowMajor ? Storage{stored_rows, stored_cols}
+                                    : Storage{stored_cols, stored_rows};
+}
+
+// offset + (lines - 1) * ld + length, or SIZE_MAX when that does not fit in size_t.
+std::size_t elements(std::size_t offset, Storage s, std::int64_t ld) {
+  std::size_t span, total;
+  if (__builtin_mul_overflow(std::size_t(s.lines - 1), std::size_t(ld), &span) ||
+      __builtin_add_overflow(span, std::size_t(s.length), &total) ||
+      __builtin_add_overflow(total, offset, &total))
+    return SIZE_MAX;
+  return total;
+}
+
+}  // namespace
 
 GemmProblem GemmProblem::packed(std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
                                 float beta) {
@@ -14,50 +42,90 @@ GemmProblem GemmProblem::packed(std::int64_t m, std::int64_t n, std::int64_t k, 
   return p;
 }
 
-// Footprint of a row-major matrix: the last row starts at (rows - 1) * ld.
-static std::size_t footprint(std::int64_t rows, std::int64_t cols, std::int64_t ld) {
-  return std::size_t(rows - 1) * std::size_t(ld) + std::size_t(cols);
+std::int64_t GemmProblem::min_lda() const {
+  return storage(layout, trans_a, m, k).length;
+}
+std::int64_t GemmProblem::min_ldb() const {
+  return storage(layout, trans_b, k, n).length;
+}
+std::int64_t GemmProblem::min_ldc() const {
+  return storage(layout, Transpose::NoTrans, m, n).length;
 }
 
 std::size_t GemmProblem::a_elements() const {
-  return footprint(m, k, lda);
+  return elements(a_offset, storage(layout, trans_a, m, k), lda);
 }
 std::size_t GemmProblem::b_elements() const {
-  return footprint(k, n, ldb);
+  return elements(b_offset, storage(layout, trans_b, k, n), ldb);
 }
 std::size_t GemmProblem::c_elements() const {
-  return footprint(m, n, ldc);
+  return elements(c_offset, storage(layout, Transpose::NoTrans, m, n), ldc);
+}
+
+std::size_t GemmProblem::c_index(std::int64_t i, std::int64_t j) const {
+  return c_offset + (layout == Layout::RowMajor
+                         ? std::size_t(i) * std::size_t(ldc) + std::size_t(j)
+                         : std::size_t(j) * std::size_t(ldc) + std::size_t(i));
 }
 
 void validate_problem(const GemmProblem& p) {
+  if (p.layout != Layout::RowMajor && p.layout != Layout::ColumnMajor)
+    throw Error(ErrorCode::InvalidArgument,
+                "layout = " + std::to_string(int(p.layout)) +
+                    " is neither row-major (101) nor column-major (102)",
+                "layout");
+  for (auto [name, value] : {std::pair{"transA", p.trans_a}, {"transB", p.trans_b}})
+    if (value != Transpose::NoTrans && value != Transpose::Trans)
+      throw Error(ErrorCode::InvalidArgument,
+                  std::string(name) + " = " + std::to_string(int(value)) +
+                      " is neither no-transpose (111) nor transpose (112)",
+                  name);
+
   // The kernels index with 32-bit sizes and 64-bit offsets.
   const std::int64_t limit = INT_MAX;
   for (auto [name, value] : {std::pair{"M", p.m}, {"N", p.n}, {"K", p.k}}) {
     if (value < 1)
       throw Error(ErrorCode::InvalidSize,
-                  std::string(name) + " = " + std::to_string(value) + " must be at least 1");
+                  std::string(name) + " = " + std::to_string(value) + " must be at least 1", name);
     if (value > limit)
-      throw Error(ErrorCode::InvalidSize, std::string(name) + " = " + std::to_string(value) +
-                                              " exceeds the largest supported size " +
-                                              std::to_string(limit));
+      throw Error(ErrorCode::InvalidSize,
+                  std::string(name) + " = " + std::to_string(value) +
+                      " exceeds the largest supported size " + std::to_string(limit),
+                  name);
   }
+  // Which size each stored line spans: a row-major A line is a row of op(A) (K long) unless A
+  // is transposed, and column-major flips that.
+  const bool row_major = p.layout == Layout::RowMajor;
+  const bool a_t = p.trans_a == Transpose::Trans, b_t = p.trans_b == Transpose::Trans;
+  const char* line = row_major ? "row" : "column";
   struct Ld {
     const char* name;
     std::int64_t value, minimum;
-    const char* of;
+    const char *size, *matrix;
   };
-  for (const Ld& ld :
-       {Ld{"lda", p.lda, p.k, "K"}, Ld{"ldb", p.ldb, p.n, "N"}, Ld{"ldc", p.ldc, p.n, "N"}}) {
+  for (const Ld& ld : {Ld{"lda", p.lda, p.min_lda(), row_major != a_t ? "K" : "M", "A"},
+                       Ld{"ldb", p.ldb, p.min_ldb(), row_major != b_t ? "N" : "K", "B"},
+                       Ld{"ldc", p.ldc, p.min_ldc(), row_major ? "N" : "M", "C"}}) {
     if (ld.value < ld.minimum)
       throw Error(ErrorCode::InvalidLeadingDimension,
                   std::string(ld.name) + " = " + std::to_string(ld.value) + " is smaller than " +
-                      ld.of + " = " + std::to_string(ld.minimum) + " (row-major " + ld.name +
-                      " must be at least the row length)");
+                      ld.size + " = " + std::to_string(ld.minimum) + ", the length of each " +
+                      line + " of " + ld.matrix + " as stored",
+                  ld.name);
     if (ld.value > limit)
       throw Error(ErrorCode::InvalidLeadingDimension,
                   std::string(ld.name) + " = " + std::to_string(ld.value) +
-                      " exceeds the largest supported leading dimension " + std::to_string(limit));
+                      " exceeds the largest supported leading dimension " + std::to_string(limit),
+                  ld.name);
   }
+  for (auto [name, count] :
+       {std::pair{"A", p.a_elements()}, {"B", p.b_elements()}, {"C", p.c_elements()}})
+    if (count == SIZE_MAX)
+      throw Error(ErrorCode::InvalidSize,
+                  std::string("matrix ") + name +
+                      "'s extent (offset + lines x leading dimension) "
+                      "overflows 64 bits",
+                  name);
 }
 
 }  // namespace clgemm

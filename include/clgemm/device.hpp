@@ -25,6 +25,7 @@ struct DeviceLimits {
   std::size_t max_allocation_bytes = std::size_t(1) << 30;
   std::size_t global_memory_bytes = std::size_t(1) << 32;
   std::size_t base_address_align_bits = 1024;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN
+  bool host_unified_memory = false;            // CL_DEVICE_HOST_UNIFIED_MEMORY (CPUs, iGPUs)
   std::string extensions;
 };
 

@@ -11,7 +11,8 @@ namespace clgemm {
 enum class ErrorCode {
   InvalidSize,              // M, N or K is zero, negative or too large for the kernels
   InvalidLeadingDimension,  // lda, ldb or ldc is smaller than the matrix it describes
-  InvalidArgument,          // any other bad argument (null pointer, bad repetition count, ...)
+  InvalidArgument,          // any other bad argument (null pointer, bad layout, ...)
+  BufferTooSmall,           // a buffer or array holds fewer elements than the problem reads
   UnknownKernel,            // no kernel of that name
   InvalidOption,            // unknown kernel parameter, or a combination breaking a constraint
   NoPlatform,               // no OpenCL platform or no device matches the request
@@ -26,11 +27,15 @@ const char* error_code_name(ErrorCode code);
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  Error(ErrorCode code, const std::string& message, std::string argument = {})
+      : std::runtime_error(message), code_(code), argument_(std::move(argument)) {}
   ErrorCode code() const { return code_; }
+  // The argument at fault when there is one: "M", "lda", "B", "queue", ... (else empty).
+  const std::string& argument() const { return argument_; }
 
  private:
   ErrorCode code_;
+  std::string argument_;
 };
 
 // The OpenCL compiler rejected a kernel. The message names the kernel, device and options and

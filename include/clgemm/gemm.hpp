@@ -1,6 +1,7 @@
-// The GEMM entry point. A Context owns one OpenCL device, its command queue and the programs
-// built for it; sgemm() computes the row-major C = alpha * A * B + beta * C from host arrays and
-// returns a timing record in which the kernel time covers only enqueue + finish.
+// The GEMM entry points. A Context owns one OpenCL device and the programs built for it. Its
+// sgemm() computes C = alpha * op(A) * op(B) + beta * C either from host arrays (returning a
+// timing record in which the kernel time covers only enqueue + finish) or on OpenCL buffers the
+// caller already has, on the caller's queue, with no host round trip.
 #pragma once
 
 #include <cstdint>
@@ -8,31 +9,55 @@
 #include <string>
 #include <vector>
 
+// The OpenCL C types (cl_mem, cl_command_queue, ...). The library targets OpenCL 1.2; a
+// program that wants another version defines CL_TARGET_OPENCL_VERSION itself.
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
 #include "clgemm/device.hpp"
 #include "clgemm/kernels.hpp"
 
 namespace clgemm {
 
-// Row-major C (m x n) = alpha * A (m x k) * B (k x n) + beta * C. Leading dimensions count
-// elements between the starts of consecutive rows and must be at least the row length
-// (lda >= k, ldb >= n, ldc >= n). Sizes are signed so that negative values can be reported.
+// Storage order of all three matrices, with the CBLAS values.
+enum class Layout : int { RowMajor = 101, ColumnMajor = 102 };
+// Whether op(X) is X or its transpose, with the CBLAS values.
+enum class Transpose : int { NoTrans = 111, Trans = 112 };
+
+// C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C, the BLAS SGEMM. Each matrix is
+// stored in `layout` with its leading dimension (elements between the starts of consecutive
+// rows in row-major, columns in column-major) and an offset in elements from the start of its
+// array or buffer. Sizes are signed so that negative values can be reported.
 struct GemmProblem {
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::NoTrans;
+  Transpose trans_b = Transpose::NoTrans;
   std::int64_t m = 0, n = 0, k = 0;
   float alpha = 1.0f;
   float beta = 0.0f;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
+  std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
 
-  // A problem with unpadded rows: lda = k, ldb = n, ldc = n.
+  // A row-major problem without transposes, offsets or padding: lda = k, ldb = n, ldc = n.
   static GemmProblem packed(std::int64_t m, std::int64_t n, std::int64_t k, float alpha = 1.0f,
                             float beta = 0.0f);
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
-  // Elements each array must hold: (rows - 1) * ld + columns.
+  // The smallest leading dimension each matrix may have in this layout and transpose.
+  std::int64_t min_lda() const;
+  std::int64_t min_ldb() const;
+  std::int64_t min_ldc() const;
+  // Elements each array or buffer must hold: offset + (lines - 1) * ld + line length.
   std::size_t a_elements() const;
   std::size_t b_elements() const;
   std::size_t c_elements() const;
+  // Index of element (i, j) of C in its array, offset included.
+  std::size_t c_index(std::int64_t i, std::int64_t j) const;
 };
 
-// Throws Error(InvalidSize / InvalidLeadingDimension) naming the argument and the limit.
+// Throws Error(InvalidSize / InvalidLeadingDimension / InvalidArgument) naming the argument
+// and the limit.
 void validate_problem(const GemmProblem& problem);
 
 struct RunSettings {
@@ -54,10 +79,15 @@ struct GemmTiming {
   std::vector<double> run_seconds;  // one enqueue + finish per timed run
 };
 
+// A Context may be used from several threads at once: programs are built once (concurrent
+// callers wait for the same build) and each host-array call uses a command queue of its own.
 class Context {
  public:
   // Opens the device chosen by `request` (see DeviceRequest for the defaults).
   explicit Context(const DeviceRequest& request = {});
+  // Works inside an OpenCL context the caller already has (retained, not taken over), so that
+  // the caller's buffers and queues can be used directly.
+  Context(cl_context context, cl_device_id device);
   ~Context();
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;
@@ -73,6 +103,16 @@ class Context {
   // elements between rows (the ldc padding) are left as they were.
   GemmTiming sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
                    const RunSettings& settings = {});
+
+  // Enqueues C = alpha * op(A) * op(B) + beta * C on buffers of this context, on `queue` (of
+  // this context and device), without waiting: `event`, when given, receives the kernel's
+  // event (the caller releases it). The buffers must hold problem.a_elements() etc. floats;
+  // offsets count from each buffer's start. Only settings.kernel and overrides are used.
+  void sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c, cl_command_queue queue,
+             cl_event* event = nullptr, const RunSettings& settings = {});
+
+  cl_context opencl_context() const;
+  cl_device_id opencl_device() const;
 
  private:
   struct State;

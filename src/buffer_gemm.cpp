@@ -1,0 +1,87 @@
+// The device-buffer GEMM path: the caller's cl_mem objects and command queue, no host round
+// trip and no waiting. Everything is checked before anything is enqueued: the queue and the
+// buffers must belong to this context, and each buffer must hold what the problem reads.
+#include "clgemm/errors.hpp"
+#include "context_state.hpp"
+
+namespace clgemm {
+namespace {
+
+template <typename T>
+T mem_info(cl_mem buffer, cl_mem_info what, const char* name) {
+  T value{};
+  const cl_int status = clGetMemObjectInfo(buffer, what, sizeof value, &value, nullptr);
+  if (status != CL_SUCCESS)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string("buffer ") + name +
+                    " is not a valid cl_mem (clGetMemObjectInfo returned " +
+                    std::to_string(status) + ")",
+                name);
+  return value;
+}
+
+void check_buffer(cl_mem buffer, const char* name, std::size_t elements, cl_context context) {
+  if (!buffer)
+    throw Error(ErrorCode::InvalidArgument, std::string("buffer ") + name + " is null", name);
+  if (mem_info<cl_context>(buffer, CL_MEM_CONTEXT, name) != context)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string("buffer ") + name + " belongs to another OpenCL context", name);
+  const std::size_t size = mem_info<std::size_t>(buffer, CL_MEM_SIZE, name);
+  if (size < elements * sizeof(float))
+    throw Error(ErrorCode::BufferTooSmall,
+                std::string("buffer ") + name + " holds " + std::to_string(size) +
+                    " bytes, but the problem reads " + std::to_string(elements * sizeof(float)) +
+                    " (offset plus lines times leading dimension)",
+                name);
+}
+
+void check_queue(cl_command_queue queue, cl_context context, cl_device_id device) {
+  if (!queue) throw Error(ErrorCode::InvalidArgument, "the command queue is null", "queue");
+  cl_context queue_context = nullptr;
+  cl_device_id queue_device = nullptr;
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context,
+                            nullptr) != CL_SUCCESS ||
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, nullptr) !=
+          CL_SUCCESS)
+    throw Error(ErrorCode::InvalidArgument, "the command queue is not a valid cl_command_queue",
+                "queue");
+  if (queue_context != context || queue_device != device)
+    throw Error(ErrorCode::InvalidArgument,
+                "the command queue belongs to another OpenCL context or device than this "
+                "clgemm::Context (construct the Context from the caller's cl_context)",
+                "queue");
+}
+
+}  // namespace
+
+void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
+                    cl_command_queue queue, cl_event* event, const RunSettings& settings) {
+  validate_problem(problem);
+  check_queue(queue, opencl_context(), opencl_device());
+  check_buffer(a, "A", problem.a_elements(), opencl_context());
+  check_buffer(b, "B", problem.b_elements(), opencl_context());
+  check_buffer(c, "C", problem.c_elements(), opencl_context());
+
+  detail::KernelCall call = detail::row_major_call(problem);
+  const bool swapped = problem.layout == Layout::ColumnMajor;
+  call.a.buffer = swapped ? b : a;
+  call.b.buffer = swapped ? a : b;
+  call.c.buffer = c;
+  call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());
+  call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
+  const detail::PreparedKernel prepared = state_->prepare(settings, &call);
+  try {
+    const cl::CommandQueue caller_queue(queue, /*retainObject=*/true);
+    cl::Event kernel_event;
+    detail::enqueue_call(caller_queue, prepared.built->program, *prepared.spec, prepared.options,
+                         call, event ? &kernel_event : nullptr);
+    if (event) {
+      clRetainEvent(kernel_event());  // the caller now owns one reference
+      *event = kernel_event();
+    }
+  } catch (const cl::Error& error) {
+    throw OpenCLError(error.what(), error.err());
+  }
+}
+
+}  // namespace clgemm

@@ -1,0 +1,54 @@
+// Internal: what a Context holds (device, OpenCL context, programs, kernel sources, idle
+// queues) and how it prepares a kernel for a call: resolve options, build or reuse, and
+// re-derive when the built kernel allows fewer work-items than derived.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "clgemm/gemm.hpp"
+#include "device_selection.hpp"
+#include "kernel_call.hpp"
+#include "kernel_source.hpp"
+#include "kernel_spec.hpp"
+#include "program_cache.hpp"
+
+namespace clgemm {
+
+namespace detail {
+
+// A program ready to launch, with the parameters it was built with.
+struct PreparedKernel {
+  const KernelSpec* spec = nullptr;
+  std::shared_ptr<const BuiltProgram> built;
+  KernelOptions options;
+  std::string build_options;
+  bool cached = false;
+};
+
+}  // namespace detail
+
+struct Context::State {
+  detail::SelectedDevice selected;
+  cl::Context context;
+  detail::ProgramCache programs;
+  std::mutex mutex;  // guards the members below
+  std::map<std::string, detail::KernelSource> sources;
+  std::vector<cl::CommandQueue> idle_queues;
+
+  State(detail::SelectedDevice device, cl::Context opencl_context);
+
+  const detail::KernelSource& source(const std::string& file);
+  // Each host-array call gets a queue of its own, so finish() waits for that call's work only.
+  cl::CommandQueue acquire_queue();
+  void release_queue(cl::CommandQueue queue);
+  detail::PreparedKernel prepare(const RunSettings& settings, const detail::KernelCall* call);
+};
+
+// The timing record's description of a prepared kernel (the times are filled in by the caller).
+GemmTiming describe(const std::string& kernel, const detail::PreparedKernel& prepared);
+
+}  // namespace clgemm

@@ -1,0 +1,154 @@
+// The host-array GEMM path: validate, build or reuse the program, upload A, B (and C when beta
+// is not zero), launch with each enqueue + finish timed alone, download into a staging copy and
+// only then write C. On devices sharing memory with the host (PoCL on the CPU), A and B are
+// used in place (CL_MEM_USE_HOST_PTR) instead of copied; CLGEMM_HOST_COPY=1 turns that off.
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+#include "clgemm/errors.hpp"
+#include "context_state.hpp"
+
+namespace clgemm {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A host array's part that the problem reads: from its offset to its last element.
+struct HostSpan {
+  const float* data;
+  std::size_t elements;
+  std::size_t bytes() const { return elements * sizeof(float); }
+};
+
+void check_allocation(const char* what, const HostSpan& span, const DeviceLimits& limits) {
+  if (span.bytes() > limits.max_allocation_bytes)
+    throw Error(ErrorCode::AllocationTooLarge,
+                std::string("matrix ") + what + " needs " + std::to_string(span.bytes()) +
+                    " bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+                    std::to_string(limits.max_allocation_bytes) + " of device '" + limits.name +
+                    "'",
+                what);
+}
+
+bool zero_copy(const DeviceLimits& limits) {
+  const char* force_copy = std::getenv("CLGEMM_HOST_COPY");
+  return limits.host_unified_memory && !(force_copy && std::string(force_copy) == "1");
+}
+
+}  // namespace
+
+GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
+                          const RunSettings& settings) {
+  validate_problem(problem);
+  for (auto [name, pointer] : {std::pair<const char*, const void*>{"A", a}, {"B", b}, {"C", c}})
+    if (!pointer)
+      throw Error(ErrorCode::InvalidArgument, std::string("matrix ") + name + " is a null pointer",
+                  name);
+  if (settings.timed_runs < 1 || settings.warmup_runs < 0)
+    throw Error(ErrorCode::InvalidArgument,
+                "timed_runs must be at least 1 and warmup_runs at least 0 (got " +
+                    std::to_string(settings.timed_runs) + " and " +
+                    std::to_string(settings.warmup_runs) + ")",
+                "settings");
+  const DeviceLimits& limits = device();
+  const HostSpan a_span{a + problem.a_offset, problem.a_elements() - problem.a_offset};
+  const HostSpan b_span{b + problem.b_offset, problem.b_elements() - problem.b_offset};
+  const HostSpan c_span{c + problem.c_offset, problem.c_elements() - problem.c_offset};
+  check_allocation("A", a_span, limits);
+  check_allocation("B", b_span, limits);
+  check_allocation("C", c_span, limits);
+  const std::size_t total_bytes = a_span.bytes() + b_span.bytes() + 2 * c_span.bytes();
+  if (total_bytes > limits.global_memory_bytes)
+    throw Error(ErrorCode::AllocationTooLarge,
+                "A, B and C need " + std::to_string(total_bytes) +
+                    " bytes together, above CL_DEVICE_GLOBAL_MEM_SIZE = " +
+                    std::to_string(limits.global_memory_bytes));
+
+  // Each span is uploaded from its offset, so the kernel sees offsets of zero. In place
+  // (zero-copy), a span's alignment is its host address's; copied, the device's.
+  detail::KernelCall call = detail::row_major_call(problem);
+  call.a.offset = call.b.offset = call.c.offset = 0;
+  const bool swapped = problem.layout == Layout::ColumnMajor;
+  const HostSpan& first = swapped ? b_span : a_span;   // the kernel's A
+  const HostSpan& second = swapped ? a_span : b_span;  // the kernel's B
+  const bool in_place = zero_copy(limits);
+  const std::size_t device_alignment = limits.base_address_align_bits / 8;
+  call.a.base_alignment = in_place ? detail::pointer_alignment(first.data) : device_alignment;
+  call.b.base_alignment = in_place ? detail::pointer_alignment(second.data) : device_alignment;
+  const detail::PreparedKernel prepared = state_->prepare(settings, &call);
+  GemmTiming timing = describe(settings.kernel, prepared);
+
+  cl::CommandQueue queue = state_->acquire_queue();
+  try {
+    const bool read_c = problem.beta != 0.0f;  // BLAS: with beta = 0, C is never read
+    auto start = Clock::now();
+    auto input = [&](const HostSpan& span) {
+      if (in_place)
+        return cl::Buffer(state_->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, span.bytes(),
+                          const_cast<float*>(span.data));
+      cl::Buffer buffer(state_->context, CL_MEM_READ_ONLY, span.bytes());
+      queue.enqueueWriteBuffer(buffer, CL_FALSE, 0, span.bytes(), span.data);
+      return buffer;
+    };
+    cl::Buffer a_buf = input(first), b_buf = input(second);
+    cl::Buffer c_buf(state_->context, CL_MEM_READ_WRITE, c_span.bytes());
+    // Repeated runs with beta != 0 each start from the caller's C, kept in a second buffer.
+    const int launches = settings.warmup_runs + settings.timed_runs;
+    cl::Buffer c_original;
+    if (read_c) {
+      queue.enqueueWriteBuffer(c_buf, CL_FALSE, 0, c_span.bytes(), c_span.data);
+      if (launches > 1) {
+        c_original = cl::Buffer(state_->context, CL_MEM_READ_ONLY, c_span.bytes());
+        queue.enqueueCopyBuffer(c_buf, c_original, 0, 0, c_span.bytes());
+      }
+    }
+    queue.finish();
+    timing.upload_seconds = seconds_since(start);
+
+    call.a.buffer = a_buf();
+    call.b.buffer = b_buf();
+    call.c.buffer = c_buf();
+    for (int run = 0; run < launches; ++run) {
+      if (read_c && run > 0) {
+        queue.enqueueCopyBuffer(c_original, c_buf, 0, 0, c_span.bytes());
+        queue.finish();
+      }
+      start = Clock::now();
+      detail::enqueue_call(queue, prepared.built->program, *prepared.spec, prepared.options, call,
+                           nullptr);
+      queue.finish();
+      if (run >= settings.warmup_runs) timing.run_seconds.push_back(seconds_since(start));
+    }
+
+    // Download into a staging copy first, so C changes only once everything has succeeded,
+    // and then only its m x n elements: the padding between lines stays the caller's.
+    start = Clock::now();
+    std::vector<float> result(c_span.elements);
+    queue.enqueueReadBuffer(c_buf, CL_TRUE, 0, c_span.bytes(), result.data());
+    const bool row_major = problem.layout == Layout::RowMajor;
+    const std::int64_t lines = row_major ? problem.m : problem.n;
+    const std::size_t length = std::size_t(row_major ? problem.n : problem.m);
+    float* c_start = c + problem.c_offset;
+    for (std::int64_t line = 0; line < lines; ++line) {
+      const std::size_t at = std::size_t(line) * std::size_t(problem.ldc);
+      std::memcpy(c_start + at, result.data() + at, length * sizeof(float));
+    }
+    timing.download_seconds = seconds_since(start);
+  } catch (const cl::Error& error) {
+    // The queue may hold failed work; it is dropped rather than returned to the pool.
+    if (error.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE || error.err() == CL_OUT_OF_RESOURCES)
+      throw Error(ErrorCode::AllocationTooLarge,
+                  std::string("device '") + limits.name + "' could not allocate the " +
+                      std::to_string(total_bytes) + " bytes of A, B and C (" + error.what() +
+                      " returned " + std::to_string(error.err()) + ")");
+    throw OpenCLError(error.what(), error.err());
+  }
+  state_->release_queue(std::move(queue));
+  return timing;
+}
+
+}  // namespace clgemm
