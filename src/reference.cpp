@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace clgemm {
@@ -17,9 +19,24 @@ struct Checker {
   double gamma;
   Verification result;
 
+  // Element (i, k) of op(A) and (k, j) of op(B), whatever the layout and transposes.
+  float a_at(std::int64_t i, std::int64_t k) const {
+    return a[index(p.a_offset, p.lda, i, k, p.trans_a)];
+  }
+  float b_at(std::int64_t k, std::int64_t j) const {
+    return b[index(p.b_offset, p.ldb, k, j, p.trans_b)];
+  }
+  std::size_t index(std::size_t offset, std::int64_t ld, std::int64_t r, std::int64_t c,
+                    Transpose trans) const {
+    if (trans == Transpose::Trans) std::swap(r, c);
+    const bool row_major = p.layout == Layout::RowMajor;
+    return offset + std::size_t(row_major ? r : c) * std::size_t(ld) +
+           std::size_t(row_major ? c : r);
+  }
+
   // Compares one element given its exact dot product and the sum of |a_ik * b_kj|.
   void check(std::int64_t i, std::int64_t j, double dot, double magnitude) {
-    const std::size_t index = std::size_t(i) * std::size_t(p.ldc) + std::size_t(j);
+    const std::size_t index = p.c_index(i, j);
     double expected = double(p.alpha) * dot;
     double scale = std::fabs(double(p.alpha)) * magnitude;
     if (p.beta != 0.0f) {
@@ -51,12 +68,10 @@ struct Checker {
   // Every element of row i.
   void check_row(std::int64_t i) {
     std::vector<double> dot(p.n, 0.0), magnitude(p.n, 0.0);
-    const float* a_row = a + std::size_t(i) * std::size_t(p.lda);
     for (std::int64_t k = 0; k < p.k; ++k) {
-      const double a_ik = a_row[k];
-      const float* b_row = b + std::size_t(k) * std::size_t(p.ldb);
+      const double a_ik = a_at(i, k);
       for (std::int64_t j = 0; j < p.n; ++j) {
-        const double product = a_ik * double(b_row[j]);
+        const double product = a_ik * double(b_at(k, j));
         dot[j] += product;
         magnitude[j] += std::fabs(product);
       }
@@ -67,11 +82,9 @@ struct Checker {
   // Every element of column j.
   void check_column(std::int64_t j) {
     for (std::int64_t i = 0; i < p.m; ++i) {
-      const float* a_row = a + std::size_t(i) * std::size_t(p.lda);
       double dot = 0, magnitude = 0;
       for (std::int64_t k = 0; k < p.k; ++k) {
-        const double product =
-            double(a_row[k]) * double(b[std::size_t(k) * std::size_t(p.ldb) + j]);
+        const double product = double(a_at(i, k)) * double(b_at(k, j));
         dot += product;
         magnitude += std::fabs(product);
       }
@@ -79,16 +92,21 @@ struct Checker {
     }
   }
 
-  // The elements between rows (ldc > n) belong to the caller and must be untouched.
-  void check_padding() {
-    for (std::int64_t i = 0; i + 1 < p.m; ++i) {
-      const std::size_t start = std::size_t(i) * std::size_t(p.ldc) + std::size_t(p.n);
-      const std::size_t count = std::size_t(p.ldc - p.n);
-      if (count && std::memcmp(c_before + start, c_after + start, count * sizeof(float)) != 0) {
-        if (result.failures++ == 0)
-          result.first_failure = "padding after row " + std::to_string(i) + " of C was modified";
-      }
-    }
+  // Everything in C's array that is not one of its m x n elements (before the offset, and
+  // between lines when ldc is larger than a line) belongs to the caller: it must be untouched.
+  void check_untouched() {
+    const bool row_major = p.layout == Layout::RowMajor;
+    const std::size_t lines = std::size_t(row_major ? p.m : p.n);
+    const std::size_t length = std::size_t(row_major ? p.n : p.m);
+    auto compare = [&](std::size_t start, std::size_t count, const std::string& where) {
+      if (count && std::memcmp(c_before + start, c_after + start, count * sizeof(float)) != 0 &&
+          result.failures++ == 0)
+        result.first_failure = where + " of C was modified";
+    };
+    compare(0, p.c_offset, "the part before the offset");
+    for (std::size_t line = 0; line + 1 < lines; ++line)
+      compare(p.c_offset + line * std::size_t(p.ldc) + length, std::size_t(p.ldc) - length,
+              "the padding after line " + std::to_string(line));
   }
 };
 
@@ -123,7 +141,7 @@ Verification verify_gemm(const GemmProblem& problem, const float* a, const float
     for (std::int64_t j : spread(problem.n, std::max<std::size_t>(sample_lines, 2)))
       checker.check_column(j);
   }
-  checker.check_padding();
+  checker.check_untouched();
   checker.result.passed = checker.result.failures == 0;
   return checker.result;
 }

@@ -38,8 +38,7 @@ inline Verification run_and_verify(const std::string& kernel, const GemmProblem&
   auto c_before = random_matrix(problem.c_elements(), 13);
   if (c_fill) {
     for (std::int64_t i = 0; i < problem.m; ++i)
-      for (std::int64_t j = 0; j < problem.n; ++j)
-        c_before[std::size_t(i * problem.ldc + j)] = *c_fill;
+      for (std::int64_t j = 0; j < problem.n; ++j) c_before[problem.c_index(i, j)] = *c_fill;
   }
   auto c = c_before;
   RunSettings settings;

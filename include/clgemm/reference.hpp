@@ -23,8 +23,9 @@ struct Verification {
 //   |error| <= gamma(K) * (|alpha| * sum_k |a_ik * b_kj| + |beta * c_ij|) + tiny,
 // with gamma(K) = (min(K, 16 sqrt K) + 4) * FLT_EPSILON, the rounding-error growth of float
 // accumulation. When the full check would take more than `full_check_limit` multiply-adds,
-// `sample_lines` evenly spread rows and as many columns are checked instead. The ldc padding
-// of C must be unchanged.
+// `sample_lines` evenly spread rows and as many columns are checked instead. Every element of
+// C's array outside the m x n result (before c_offset, the ldc padding) must be unchanged.
+// Layout, transposes and offsets are those of `problem`; the arrays start at index 0.
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
                          const float* c_before, const float* c_after, double full_check_limit = 2e9,
                          std::size_t sample_lines = 64);
