@@ -25,6 +25,7 @@ struct Arguments {
   bool json = false;
   bool list = false;
   std::string platform, device;
+  std::string layout = "row", trans_a = "n", trans_b = "n";
   std::vector<std::string> defines;
 };
 
@@ -123,6 +124,9 @@ nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmPro
       {"m", problem.m},
       {"n", problem.n},
       {"k", problem.k},
+      {"layout", problem.layout == clgemm::Layout::RowMajor ? "row" : "col"},
+      {"transa", problem.trans_a == clgemm::Transpose::Trans ? "t" : "n"},
+      {"transb", problem.trans_b == clgemm::Transpose::Trans ? "t" : "n"},
       {"lda", problem.lda},
       {"ldb", problem.ldb},
       {"ldc", problem.ldc},
@@ -214,9 +218,18 @@ int main(int argc, char** argv) {
   app.add_option("--m", args.m, "rows of A and C (default: N)")->check(size_range);
   app.add_option("--n", args.n, "columns of B and C")->capture_default_str()->check(size_range);
   app.add_option("--k", args.k, "columns of A, rows of B (default: N)")->check(size_range);
-  app.add_option("--lda", args.lda, "leading dimension of A (default: K)");
-  app.add_option("--ldb", args.ldb, "leading dimension of B (default: N)");
-  app.add_option("--ldc", args.ldc, "leading dimension of C (default: N)");
+  app.add_option("--layout", args.layout, "storage order of A, B and C: row or col")
+      ->check(CLI::IsMember({"row", "col"}))
+      ->capture_default_str();
+  app.add_option("--transa", args.trans_a, "n: op(A) = A, t: op(A) = A^T")
+      ->check(CLI::IsMember({"n", "t"}))
+      ->capture_default_str();
+  app.add_option("--transb", args.trans_b, "n: op(B) = B, t: op(B) = B^T")
+      ->check(CLI::IsMember({"n", "t"}))
+      ->capture_default_str();
+  app.add_option("--lda", args.lda, "leading dimension of A (default: the smallest valid)");
+  app.add_option("--ldb", args.ldb, "leading dimension of B (default: the smallest valid)");
+  app.add_option("--ldc", args.ldc, "leading dimension of C (default: the smallest valid)");
   app.add_option("--alpha", args.alpha, "scale of A * B")->capture_default_str();
   app.add_option("--beta", args.beta, "scale of C")->capture_default_str();
   app.add_option("--reps", args.reps, "timed runs (default: enough for about one second, 3 to 50)");
@@ -240,9 +253,12 @@ int main(int argc, char** argv) {
     problem.n = args.n;
     problem.m = args.m ? args.m : args.n;
     problem.k = args.k ? args.k : args.n;
-    problem.lda = args.lda ? args.lda : problem.k;
-    problem.ldb = args.ldb ? args.ldb : problem.n;
-    problem.ldc = args.ldc ? args.ldc : problem.n;
+    problem.layout = args.layout == "row" ? clgemm::Layout::RowMajor : clgemm::Layout::ColumnMajor;
+    problem.trans_a = args.trans_a == "n" ? clgemm::Transpose::NoTrans : clgemm::Transpose::Trans;
+    problem.trans_b = args.trans_b == "n" ? clgemm::Transpose::NoTrans : clgemm::Transpose::Trans;
+    problem.lda = args.lda ? args.lda : problem.min_lda();
+    problem.ldb = args.ldb ? args.ldb : problem.min_ldb();
+    problem.ldc = args.ldc ? args.ldc : problem.min_ldc();
     problem.alpha = args.alpha;
     problem.beta = args.beta;
     clgemm::validate_problem(problem);
@@ -263,9 +279,12 @@ int main(int argc, char** argv) {
       std::cout << "device:    " << device.name << " [" << clgemm::device_type_name(device.type)
                 << "] on '" << device.platform_name << "', " << device.compute_units
                 << " compute units, max work-group " << device.max_work_group_size << "\n"
-                << "problem:   M=" << problem.m << " N=" << problem.n << " K=" << problem.k
-                << " lda=" << problem.lda << " ldb=" << problem.ldb << " ldc=" << problem.ldc
-                << " alpha=" << problem.alpha << " beta=" << problem.beta << "\n";
+                << "problem:   " << (args.layout == "row" ? "row-major" : "column-major")
+                << " C = alpha * " << (args.trans_a == "t" ? "A^T" : "A") << " * "
+                << (args.trans_b == "t" ? "B^T" : "B") << " + beta * C, M=" << problem.m
+                << " N=" << problem.n << " K=" << problem.k << " lda=" << problem.lda
+                << " ldb=" << problem.ldb << " ldc=" << problem.ldc << " alpha=" << problem.alpha
+                << " beta=" << problem.beta << "\n";
     }
 
     const auto a = random_matrix(problem.a_elements(), 1);
