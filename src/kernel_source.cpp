@@ -27,7 +27,11 @@ std::string library_relative_kernel_dir() {
   return (lib.parent_path() / "share" / "clgemm" / "kernels").string();
 }
 
+// False unless `path` is a regular file that could be read. (An ifstream opens a directory
+// without complaint and reads it as empty, which would then build as a program with no kernel.)
 bool read_file(const fs::path& path, std::string& out) {
+  std::error_code error;
+  if (!fs::is_regular_file(path, error)) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream text;
@@ -87,6 +91,8 @@ KernelSource load_kernel_source(const std::string& file) {
       return source;
     }
     looked += "\n  " + path.string();
+    std::error_code error;
+    if (fs::exists(path, error)) looked += " (exists, but is not a readable file)";
   }
   throw Error(ErrorCode::KernelSourceNotFound,
               "kernel source '" + file + "' not found; looked in:" + looked +

@@ -59,8 +59,16 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(const std::string& kernel_
     const auto binaries = built->program.getInfo<CL_PROGRAM_BINARIES>();
     if (!binaries.empty()) disk_.store(disk_key, binaries.front());
   }
-  cl::Kernel kernel(built->program, entry_point.c_str());
-  built->kernel_work_group_size = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
+  try {
+    cl::Kernel kernel(built->program, entry_point.c_str());
+    built->kernel_work_group_size = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
+  } catch (const cl::Error& error) {
+    // A source that compiles but lacks the entry point (an empty or foreign .cl file in
+    // CLGEMM_KERNEL_DIR) fails here, after the build; no cl::Error may reach the caller.
+    if (error.err() != CL_INVALID_KERNEL_NAME) throw OpenCLError(error.what(), error.err());
+    throw BuildError(kernel_name, device_name_, options,
+                     "the program built, but defines no __kernel '" + entry_point + "'");
+  }
   built->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   programs_.emplace(key, built);
