@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "kernel_source.hpp"
 #include "test_support.hpp"
@@ -96,6 +97,9 @@ TEST(Errors, BuildFailureCarriesLogOptionsAndDevice) {
   const auto dir = std::filesystem::temp_directory_path() / "clgemm-broken-kernels";
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "tile.cl") << "__kernel void gemm_tile(__global float* C) { C[0] = ; }\n";
+  const char* user_dir = std::getenv("CLGEMM_KERNEL_DIR");  // restored below for later tests
+  const std::optional<std::string> previous =
+      user_dir ? std::optional<std::string>(user_dir) : std::nullopt;
   ASSERT_EQ(setenv("CLGEMM_KERNEL_DIR", dir.c_str(), 1), 0);
   Context context;  // a new context reads sources afresh
   try {
@@ -109,7 +113,10 @@ TEST(Errors, BuildFailureCarriesLogOptionsAndDevice) {
     EXPECT_FALSE(e.log().empty());
     EXPECT_NE(std::string(e.what()).find(e.log()), std::string::npos);
   }
-  unsetenv("CLGEMM_KERNEL_DIR");
+  if (previous)
+    setenv("CLGEMM_KERNEL_DIR", previous->c_str(), 1);
+  else
+    unsetenv("CLGEMM_KERNEL_DIR");
   std::filesystem::remove_all(dir);
 }
 
