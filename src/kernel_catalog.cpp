@@ -168,20 +168,20 @@ KernelSpec coarsened_spec() {
   return s;
 }
 
-KernelSpec vectorized_spec() {
+// vectorized and blocked share their parameters, launch and most constraints: rectangular
+// work-group tiles, BATCH_M x BATCH_N per work-item, VEC-wide loads, two local pages.
+KernelSpec vector_tile_spec(std::string name, std::string summary) {
   KernelSpec s;
-  s.description = {
-      "vectorized",
-      "vectorized.cl",
-      "rectangular tiles, BATCH_M x BATCH_N per work-item, vector loads, double-buffered local "
-      "memory",
-      {{"TILE_M", "rows of C per work-group"},
-       {"TILE_N", "columns of C per work-group"},
-       {"TILE_K", "depth of one K step"},
-       {"BATCH_M", "rows of C per work-item"},
-       {"BATCH_N", "columns of C per work-item"},
-       {"VEC", "floats per global load (1, 2, 4, 8 or 16)"}}};
-  s.entry_point = "gemm_vectorized";
+  s.description = {name,
+                   name + ".cl",
+                   std::move(summary),
+                   {{"TILE_M", "rows of C per work-group"},
+                    {"TILE_N", "columns of C per work-group"},
+                    {"TILE_K", "depth of one K step"},
+                    {"BATCH_M", "rows of C per work-item"},
+                    {"BATCH_N", "columns of C per work-item"},
+                    {"VEC", "floats per global load (1, 2, 4, 8 or 16)"}}};
+  s.entry_point = "gemm_" + name;
   s.uses_alignment_hints = true;
   s.work_group = [](const KernelOptions& o) {
     return std::array<std::size_t, 2>{std::size_t(opt(o, "TILE_N") / opt(o, "BATCH_N")),
@@ -242,11 +242,31 @@ KernelSpec vectorized_spec() {
   return s;
 }
 
+KernelSpec vectorized_spec() {
+  return vector_tile_spec("vectorized",
+                          "rectangular tiles, BATCH_M x BATCH_N per work-item, vector loads, "
+                          "double-buffered local memory");
+}
+
+KernelSpec blocked_spec() {
+  KernelSpec s = vector_tile_spec(
+      "blocked",
+      "the production kernel: vectorized's tiles with each work-item owning 4-wide groups of "
+      "rows and columns, read from local memory as float4");
+  s.constraints.push_back({"BATCH_M % 4 == 0 (rows are read from local memory as float4)",
+                           [](const KernelOptions& o) { return opt(o, "BATCH_M") % 4 == 0; }});
+  s.constraints.push_back({"BATCH_N % 4 == 0 (columns are read from local memory as float4)",
+                           [](const KernelOptions& o) { return opt(o, "BATCH_N") % 4 == 0; }});
+  return s;
+}
+
 }  // namespace
 
 const std::vector<KernelSpec>& kernel_specs() {
-  static const std::vector<KernelSpec> specs = {base_spec(), row_spec(),       private_spec(),
-                                                tile_spec(), coarsened_spec(), vectorized_spec()};
+  // The ladder in order, then the production kernel.
+  static const std::vector<KernelSpec> specs = {base_spec(),   row_spec(),       private_spec(),
+                                                tile_spec(),   coarsened_spec(), vectorized_spec(),
+                                                blocked_spec()};
   return specs;
 }
 

@@ -1,0 +1,113 @@
+// blocked: the production kernel. It keeps the vectorized rung's structure (rectangular
+// TILE_M x TILE_N x TILE_K work-group tiles, a BATCH_M x BATCH_N block of C per work-item as
+// a sum of outer products, VEC-wide global loads, two local pages with the next slice held in
+// registers) and removes its bottleneck, the local-memory reads: a work-item owns groups of 4
+// adjacent rows and 4 adjacent columns, so each k step reads its operands from local memory
+// as float4 (one 16-byte read where the ladder issues four 4-byte ones).
+//
+// Work-item (tx, ty) owns rows ty*4 + i4*WG_M*4 + {0..3} for i4 < BATCH_M/4, and columns
+// tx*4 + j4*WG_N*4 + {0..3}: the float4 reads of a warp are consecutive 16-byte words (B) or
+// the same word (A), free of bank conflicts, and stores to C coalesce in groups of four.
+#include "gemm_common.clh"
+
+#ifndef TILE_M
+#define TILE_M 128 // rows of C per work-group
+#endif
+#ifndef TILE_N
+#define TILE_N 128 // columns of C per work-group
+#endif
+#ifndef TILE_K
+#define TILE_K 16 // depth of one K step
+#endif
+#ifndef BATCH_M
+#define BATCH_M 8 // rows of C per work-item, a multiple of 4
+#endif
+#ifndef BATCH_N
+#define BATCH_N 8 // columns of C per work-item, a multiple of 4
+#endif
+#ifndef VEC
+#define VEC 4 // floats per global load: 1, 2, 4, 8 or 16
+#endif
+#ifndef A_ALIGNED
+#define A_ALIGNED 0 // 1 when the host proved every row of A starts VEC-aligned
+#endif
+#ifndef B_ALIGNED
+#define B_ALIGNED 0 // 1 when the host proved every row of B starts VEC-aligned
+#endif
+
+#define WG_M (TILE_M / BATCH_M) // work-items along M (dimension 1)
+#define WG_N (TILE_N / BATCH_N) // work-items along N (dimension 0)
+#define THREADS (WG_M * WG_N)
+#define A_LOADS (TILE_M * TILE_K / VEC / THREADS)
+#define B_LOADS (TILE_K * TILE_N / VEC / THREADS)
+
+#include "tile_loading.clh"
+
+// Reads 4 adjacent floats from a local page as one 16-byte access.
+#define LOCAL_FLOAT4(page, k, x) (*(__local const float4 *)&(page)[k][x])
+
+__kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
+    GEMM_PARAMETERS) {
+  const int tx = get_local_id(0);
+  const int ty = get_local_id(1);
+  const int tid = ty * WG_N + tx;
+  const int col0 = get_group_id(0) * TILE_N;
+  const int row0 = get_group_id(1) * TILE_M;
+  A += a_offset;
+  B += b_offset;
+
+  __local float a_pages[2][TILE_K][TILE_M] __attribute__((aligned(16)));
+  __local float b_pages[2][TILE_K][TILE_N] __attribute__((aligned(16)));
+  floatV a_next[A_LOADS], b_next[B_LOADS];
+
+  float acc[BATCH_M][BATCH_N];
+#pragma unroll
+  for (int i = 0; i < BATCH_M; ++i)
+#pragma unroll
+    for (int j = 0; j < BATCH_N; ++j) acc[i][j] = 0.0f;
+
+  const int steps = (K + TILE_K - 1) / TILE_K;
+  FETCH_SLICE(0);
+  STORE_SLICE(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  for (int step = 0; step < steps; ++step) {
+    const int page = step & 1;
+    const bool more = step + 1 < steps;
+    if (more) {
+      FETCH_SLICE((step + 1) * TILE_K);
+    }
+
+#pragma unroll
+    for (int k = 0; k < TILE_K; ++k) {
+      float a_reg[BATCH_M], b_reg[BATCH_N];
+#pragma unroll
+      for (int i4 = 0; i4 < BATCH_M / 4; ++i4)
+        vstore4(LOCAL_FLOAT4(a_pages[page], k, (ty + i4 * WG_M) * 4), 0, a_reg + 4 * i4);
+#pragma unroll
+      for (int j4 = 0; j4 < BATCH_N / 4; ++j4)
+        vstore4(LOCAL_FLOAT4(b_pages[page], k, (tx + j4 * WG_N) * 4), 0, b_reg + 4 * j4);
+#pragma unroll
+      for (int i = 0; i < BATCH_M; ++i)
+#pragma unroll
+        for (int j = 0; j < BATCH_N; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
+    }
+
+    // The other page was last read before the previous barrier, so it is free to overwrite.
+    if (more) {
+      STORE_SLICE(page ^ 1);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+
+#pragma unroll
+  for (int i = 0; i < BATCH_M; ++i) {
+    const int row = row0 + (ty + (i / 4) * WG_M) * 4 + i % 4;
+    if (row >= M) continue;
+#pragma unroll
+    for (int j = 0; j < BATCH_N; ++j) {
+      const int col = col0 + (tx + (j / 4) * WG_N) * 4 + j % 4;
+      if (col < N) store_c(C, c_offset + (size_t)row * ldc + col, acc[i][j], alpha, beta);
+    }
+  }
+}

@@ -1,0 +1,222 @@
+// clgemm-bench: sweeps GEMM shapes for chosen clgemm kernels and the peers found at build time
+// (CLBlast on the same buffers and queue; OpenBLAS on a CPU device), all in one process, and
+// writes a table, CSV and JSON. Each figure is the median of repeated calls, each timed from
+// the call to the end of the queue's work, after a warm-up call that also verifies the result.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "bench_peers.hpp"
+#include "clgemm/clgemm.hpp"
+
+namespace {
+
+using clgemm::bench::Operands;
+using Clock = std::chrono::steady_clock;
+
+struct Result {
+  std::string contender;
+  clgemm::GemmProblem problem;
+  double median_seconds = 0;
+  int runs = 0;
+  bool verified = false, passed = false;
+  double gflops() const { return problem.flops() / median_seconds * 1e-9; }
+};
+
+std::vector<clgemm::GemmProblem> parse_shapes(const std::vector<long>& sizes,
+                                              const std::vector<std::string>& shapes) {
+  std::vector<clgemm::GemmProblem> out;
+  for (long n : sizes) out.push_back(clgemm::GemmProblem::packed(n, n, n));
+  for (const auto& text : shapes) {
+    long m = 0, n = 0, k = 0;
+    char x1 = 0, x2 = 0;
+    std::istringstream in(text);
+    if (!(in >> m >> x1 >> n >> x2 >> k) || x1 != 'x' || x2 != 'x')
+      throw CLI::ValidationError("--shapes", "expected MxNxK, got '" + text + "'");
+    out.push_back(clgemm::GemmProblem::packed(m, n, k));
+  }
+  return out;
+}
+
+std::vector<float> random_matrix(std::size_t n, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = uniform(generator);
+  return v;
+}
+
+cl_mem device_copy(cl_context context, std::vector<float>& data) {
+  cl_int status = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            data.size() * sizeof(float), data.data(), &status);
+  if (status != CL_SUCCESS)
+    throw std::runtime_error("clCreateBuffer failed with status " + std::to_string(status));
+  return m;
+}
+
+// Calls `run` once to warm up (and verifies what it produced), then repeats it until
+// `min_time` has passed and at least three calls were made; returns the median call time.
+Result measure(const std::string& name, Operands& o, const std::function<void()>& run,
+               const std::function<std::vector<float>()>& result, double min_time) {
+  Result r{name, o.problem};
+  run();
+  const auto c = result();
+  const auto check = clgemm::verify_gemm(o.problem, o.a.data(), o.b.data(), o.c.data(), c.data(),
+                                         /*full_check_limit=*/2e8, /*sample_lines=*/16);
+  r.verified = true;
+  r.passed = check.passed;
+  std::vector<double> times;
+  const auto start = Clock::now();
+  while (times.size() < 3 ||
+         (std::chrono::duration<double>(Clock::now() - start).count() < min_time &&
+          times.size() < 200)) {
+    const auto t0 = Clock::now();
+    run();
+    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  std::sort(times.begin(), times.end());
+  r.median_seconds = times[times.size() / 2];
+  r.runs = int(times.size());
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Benchmark clgemm kernels against the peers on the same device, in one process."};
+  std::vector<std::string> kernels = {"blocked", "vectorized"};
+  std::vector<long> sizes;
+  std::vector<std::string> shapes;
+  std::vector<std::string> peer_names = {"all"};
+  double min_time = 0.3;
+  std::string csv_path, json_path, platform, device;
+  app.add_option("--kernels", kernels, "clgemm kernels to measure")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--sizes", sizes, "square sizes (default: 128 to 8192 on a GPU, to 2048 on a CPU)")
+      ->delimiter(',');
+  app.add_option("--shapes", shapes, "further MxNxK shapes (default: tall, wide and small-K ones)")
+      ->delimiter(',');
+  app.add_option("--peers", peer_names, "peers to include: all, none, or names (clblast, openblas)")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--min-time", min_time, "seconds of repeated calls per measurement")
+      ->capture_default_str();
+  app.add_option("--csv", csv_path, "write the results as CSV");
+  app.add_option("--json", json_path, "write the results as JSON");
+  app.add_option("--platform", platform, "platform index or name substring");
+  app.add_option("--device", device, "device index or name substring");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    clgemm::Context context(clgemm::DeviceRequest{platform, device});
+    const auto& limits = context.device();
+    const bool cpu = limits.type == clgemm::DeviceType::CPU;
+    if (sizes.empty() && !app.count("--shapes")) {
+      for (long n = 128; n <= (cpu ? 2048 : 8192); n *= 2) sizes.push_back(n);
+      shapes = cpu ? std::vector<std::string>{"1023x1023x1023", "1025x1025x1025", "2048x2048x128",
+                                              "128x2048x2048", "2048x64x2048"}
+                   : std::vector<std::string>{"4095x4095x4095", "4097x4097x4097", "8192x8192x256",
+                                              "256x8192x8192", "8192x128x8192"};
+    }
+    for (const auto& k : kernels) clgemm::find_kernel(k);
+    std::vector<clgemm::bench::Peer> peers;
+    for (auto& peer : clgemm::bench::available_peers(cpu)) {
+      const bool wanted =
+          std::find(peer_names.begin(), peer_names.end(), "all") != peer_names.end() ||
+          std::find(peer_names.begin(), peer_names.end(), peer.name) != peer_names.end();
+      if (wanted) peers.push_back(std::move(peer));
+    }
+
+    std::cout << "device: " << limits.name << " on '" << limits.platform_name << "', driver "
+              << limits.driver_version << "\n";
+    std::printf("%-22s %-12s %10s %12s %9s %7s\n", "M x N x K", "contender", "median ms", "GFLOP/s",
+                "vs clblast", "verify");
+    cl_int status = CL_SUCCESS;
+    cl_command_queue queue =
+        clCreateCommandQueue(context.opencl_context(), context.opencl_device(), 0, &status);
+    std::vector<Result> results;
+    bool all_passed = true;
+    for (const auto& problem : parse_shapes(sizes, shapes)) {
+      Operands o;
+      o.problem = problem;
+      o.a = random_matrix(problem.a_elements(), 1);
+      o.b = random_matrix(problem.b_elements(), 2);
+      o.c = random_matrix(problem.c_elements(), 3);
+      o.a_mem = device_copy(context.opencl_context(), o.a);
+      o.b_mem = device_copy(context.opencl_context(), o.b);
+      o.c_mem = device_copy(context.opencl_context(), o.c);
+      o.queue = queue;
+      auto read_c = [&] {
+        std::vector<float> c(o.c.size());
+        clEnqueueReadBuffer(queue, o.c_mem, CL_TRUE, 0, c.size() * sizeof(float), c.data(), 0,
+                            nullptr, nullptr);
+        return c;
+      };
+      std::vector<Result> row;
+      for (const auto& kernel : kernels) {
+        clgemm::RunSettings settings;
+        settings.kernel = kernel;
+        auto run = [&] {
+          context.sgemm(problem, o.a_mem, o.b_mem, o.c_mem, queue, nullptr, settings);
+          clFinish(queue);
+        };
+        row.push_back(measure(kernel, o, run, read_c, min_time));
+      }
+      for (auto& peer : peers) {
+        std::vector<float> host_c = o.c;
+        auto run = [&] { peer.run(o, host_c); };
+        auto result = [&] { return peer.on_host ? host_c : read_c(); };
+        row.push_back(measure(peer.name, o, run, result, min_time));
+      }
+      double clblast = 0;
+      for (const auto& r : row)
+        if (r.contender == "clblast") clblast = r.median_seconds;
+      char shape[64];
+      std::snprintf(shape, sizeof shape, "%ldx%ldx%ld", long(problem.m), long(problem.n),
+                    long(problem.k));
+      for (const auto& r : row) {
+        char ratio[16] = "-";
+        if (clblast > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", clblast / r.median_seconds);
+        std::printf("%-22s %-12s %10.3f %12.1f %9s %7s\n", shape, r.contender.c_str(),
+                    r.median_seconds * 1e3, r.gflops(), ratio, r.passed ? "passed" : "FAILED");
+        all_passed = all_passed && r.passed;
+        results.push_back(r);
+      }
+      std::fflush(stdout);
+      for (cl_mem m : {o.a_mem, o.b_mem, o.c_mem}) clReleaseMemObject(m);
+    }
+    clReleaseCommandQueue(queue);
+
+    nlohmann::json json = nlohmann::json::array();
+    std::ostringstream csv;
+    csv << "device,contender,m,n,k,median_seconds,gflops,runs,verified\n";
+    for (const auto& r : results) {
+      json.push_back({{"device", limits.name},
+                      {"contender", r.contender},
+                      {"m", r.problem.m},
+                      {"n", r.problem.n},
+                      {"k", r.problem.k},
+                      {"median_seconds", r.median_seconds},
+                      {"gflops", r.gflops()},
+                      {"runs", r.runs},
+                      {"verified", r.passed}});
+      csv << '"' << limits.name << "\"," << r.contender << ',' << r.problem.m << ',' << r.problem.n
+          << ',' << r.problem.k << ',' << r.median_seconds << ',' << r.gflops() << ',' << r.runs
+          << ',' << (r.passed ? "true" : "false") << '\n';
+    }
+    if (!csv_path.empty()) std::ofstream(csv_path) << csv.str();
+    if (!json_path.empty()) std::ofstream(json_path) << json.dump(1) << '\n';
+    return all_passed ? 0 : 1;
+  } catch (const std::exception& error) {
+    std::cerr << "clgemm-bench: error: " << error.what() << "\n";
+    return 2;
+  }
+}
