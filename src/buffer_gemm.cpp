@@ -69,7 +69,9 @@ void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
   call.c.buffer = c;
   call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());
   call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
-  const detail::PreparedKernel prepared = state_->prepare(settings, &call);
+  std::string reason;
+  const detail::PreparedKernel prepared =
+      state_->prepare(state_->resolve_auto(settings, problem, reason), &call);
   try {
     const cl::CommandQueue caller_queue(queue, /*retainObject=*/true);
     cl::Event kernel_event;

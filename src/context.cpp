@@ -30,6 +30,32 @@ void Context::State::release_queue(cl::CommandQueue queue) {
   idle_queues.push_back(std::move(queue));
 }
 
+RunSettings Context::State::resolve_auto(const RunSettings& settings, const GemmProblem& problem,
+                                         std::string& reason) {
+  if (settings.kernel != "auto") return settings;
+  KernelChoice choice;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!tuning) tuning = TuningDatabase::load_default();
+    choice = choose_kernel(*tuning, selected.limits, problem);
+  }
+  RunSettings resolved = settings;
+  resolved.kernel = choice.kernel;
+  resolved.overrides = choice.overrides;
+  for (const auto& [name, value] : settings.overrides) resolved.overrides[name] = value;
+  reason = "auto: " + choice.reason;
+  try {
+    resolve_options(resolved.kernel, selected.limits, resolved.overrides);
+  } catch (const Error& error) {
+    if (!settings.overrides.empty()) throw;  // the caller's own overrides are at fault
+    // A tuned entry this device cannot run (other limits, an edited file): derive instead.
+    resolved.overrides.clear();
+    reason += "; its parameters are invalid here (" + std::string(error.what()) +
+              "), so they are derived from the device limits";
+  }
+  return resolved;
+}
+
 detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
                                                const detail::KernelCall* call) {
   detail::PreparedKernel prepared;
@@ -107,7 +133,11 @@ GemmTiming Context::build(const std::string& kernel, const KernelOptions& overri
   RunSettings settings;
   settings.kernel = kernel;
   settings.overrides = overrides;
-  return describe(kernel, state_->prepare(settings, nullptr));
+  std::string reason;  // `auto` builds what it would run for a large square problem
+  settings = state_->resolve_auto(settings, representative_problem("large"), reason);
+  GemmTiming timing = describe(settings.kernel, state_->prepare(settings, nullptr));
+  timing.kernel_choice = reason;
+  return timing;
 }
 
 }  // namespace clgemm

@@ -6,10 +6,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "clgemm/gemm.hpp"
+#include "clgemm/tuning.hpp"
 #include "device_selection.hpp"
 #include "kernel_call.hpp"
 #include "kernel_source.hpp"
@@ -38,6 +40,7 @@ struct Context::State {
   std::mutex mutex;  // guards the members below
   std::map<std::string, detail::KernelSource> sources;
   std::vector<cl::CommandQueue> idle_queues;
+  std::optional<TuningDatabase> tuning;  // loaded on the first `auto` call
 
   State(detail::SelectedDevice device, cl::Context opencl_context);
 
@@ -45,6 +48,10 @@ struct Context::State {
   // Each host-array call gets a queue of its own, so finish() waits for that call's work only.
   cl::CommandQueue acquire_queue();
   void release_queue(cl::CommandQueue queue);
+  // Replaces kernel "auto" by the tuning database's choice for this problem (the reason is
+  // stored in `reason`); other settings come back unchanged.
+  RunSettings resolve_auto(const RunSettings& settings, const GemmProblem& problem,
+                           std::string& reason);
   detail::PreparedKernel prepare(const RunSettings& settings, const detail::KernelCall* call);
 };
 

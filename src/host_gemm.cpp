@@ -79,8 +79,11 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
   const std::size_t device_alignment = limits.base_address_align_bits / 8;
   call.a.base_alignment = in_place ? detail::pointer_alignment(first.data) : device_alignment;
   call.b.base_alignment = in_place ? detail::pointer_alignment(second.data) : device_alignment;
-  const detail::PreparedKernel prepared = state_->prepare(settings, &call);
-  GemmTiming timing = describe(settings.kernel, prepared);
+  std::string reason;
+  const RunSettings run = state_->resolve_auto(settings, problem, reason);
+  const detail::PreparedKernel prepared = state_->prepare(run, &call);
+  GemmTiming timing = describe(run.kernel, prepared);
+  timing.kernel_choice = reason;
 
   cl::CommandQueue queue = state_->acquire_queue();
   try {

@@ -15,7 +15,7 @@
 namespace {
 
 struct Arguments {
-  std::string kernel = "vectorized";
+  std::string kernel = "auto";
   std::int64_t m = 0, n = 1024, k = 0;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
   float alpha = 1.0f, beta = 0.0f;
@@ -119,6 +119,7 @@ nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmPro
       {"device", device.name},
       {"platform", device.platform_name},
       {"kernel", run.timing.kernel},
+      {"kernel_choice", run.timing.kernel_choice},
       {"options", run.timing.options},
       {"build_options", run.timing.build_options},
       {"m", problem.m},
@@ -165,8 +166,9 @@ std::string verification_text(const KernelRun& run) {
 
 void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
   const auto& t = run.timing;
-  std::cout << "kernel:    " << t.kernel << "\n"
-            << "options:   " << t.build_options << "\n"
+  std::cout << "kernel:    " << t.kernel << "\n";
+  if (!t.kernel_choice.empty()) std::cout << "choice:    " << t.kernel_choice << "\n";
+  std::cout << "options:   " << t.build_options << "\n"
             << "build:     " << milliseconds(run.build.build_seconds) << " ("
             << build_origin(run.build) << ")\n"
             << "upload:    " << milliseconds(t.upload_seconds) << "\n"
@@ -211,7 +213,7 @@ void list_devices() {
 int main(int argc, char** argv) {
   Arguments args;
   CLI::App app{"Run, time and verify clgemm kernels: C = alpha * A * B + beta * C (row-major)."};
-  std::string kernel_names = "all";
+  std::string kernel_names = "auto (the tuned choice), all (the whole ladder)";
   for (const auto& k : clgemm::kernel_catalog()) kernel_names += ", " + k.name;
   app.add_option("--kernel", args.kernel, "kernel to run: " + kernel_names)->capture_default_str();
   const auto size_range = CLI::Range(std::int64_t(1), std::int64_t(INT32_MAX));
@@ -270,7 +272,7 @@ int main(int argc, char** argv) {
         throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
                             "--define applies to one kernel; it cannot be used with --kernel all");
     } else {
-      kernels.push_back(clgemm::find_kernel(args.kernel).name);
+      kernels.push_back(args.kernel == "auto" ? "auto" : clgemm::find_kernel(args.kernel).name);
     }
 
     clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});

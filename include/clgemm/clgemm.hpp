@@ -6,3 +6,4 @@
 #include "clgemm/gemm.hpp"
 #include "clgemm/kernels.hpp"
 #include "clgemm/reference.hpp"
+#include "clgemm/tuning.hpp"

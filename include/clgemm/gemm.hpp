@@ -61,14 +61,17 @@ struct GemmProblem {
 void validate_problem(const GemmProblem& problem);
 
 struct RunSettings {
-  std::string kernel = "vectorized";  // a name from kernel_catalog()
-  KernelOptions overrides;            // replaces derived parameters, e.g. {{"TILE", 8}}
-  int warmup_runs = 0;                // untimed launches before the timed ones
-  int timed_runs = 1;                 // timed launches; C holds the result of one launch
+  // A name from kernel_catalog(), or "auto": the tuning database's choice for the device and
+  // the problem's shape class (see clgemm/tuning.hpp), derived parameters where it has none.
+  std::string kernel = "auto";
+  KernelOptions overrides;  // replaces derived parameters, e.g. {{"TILE", 8}}
+  int warmup_runs = 0;      // untimed launches before the timed ones
+  int timed_runs = 1;       // timed launches; C holds the result of one launch
 };
 
 struct GemmTiming {
-  std::string kernel;
+  std::string kernel;                    // the kernel that ran (never "auto")
+  std::string kernel_choice;             // for "auto": what was chosen and why
   KernelOptions options;                 // the parameters the kernel was built with
   std::string build_options;             // the full option string given to the compiler
   double build_seconds = 0;              // 0 when the program was already built in this context

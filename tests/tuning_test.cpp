@@ -1,0 +1,129 @@
+// The tuning database and `auto`: shape classes, file round trips and overrides, malformed
+// files, and what a Context runs for `auto` with and without an entry for its device.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "test_support.hpp"
+
+namespace clgemm::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(Tuning, ShapeClasses) {
+  EXPECT_EQ(shape_class(GemmProblem::packed(512, 512, 512)), "small");
+  EXPECT_EQ(shape_class(GemmProblem::packed(8192, 128, 8192)), "skinny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(256, 8192, 8192)), "skinny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(8192, 8192, 256)), "small-k");
+  EXPECT_EQ(shape_class(GemmProblem::packed(1024, 1024, 1024)), "medium");
+  EXPECT_EQ(shape_class(GemmProblem::packed(4097, 4097, 4097)), "large");
+  for (const auto& cls : shape_classes()) EXPECT_EQ(shape_class(representative_problem(cls)), cls);
+}
+
+TunedEntry entry(const std::string& device, const std::string& cls, long tile) {
+  TunedEntry e;
+  e.device = device, e.platform = "P", e.shape_class = cls, e.kernel = "tile";
+  e.options = {{"TILE", tile}};
+  e.gflops = 12.5, e.m = e.n = e.k = 64, e.tuned = "2026-11-29";
+  return e;
+}
+
+class TuningFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("clgemm-tuning-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    unsetenv("CLGEMM_TUNING_FILE");
+    fs::remove_all(dir_);
+  }
+  fs::path dir_;
+};
+
+TEST_F(TuningFiles, SaveLoadAndOverlay) {
+  TuningDatabase db;
+  db.put(entry("D", "large", 16));
+  db.put(entry("D", "small", 8));
+  db.put(entry("D", "large", 32));  // replaces the first
+  ASSERT_EQ(db.entries().size(), 2u);
+  const auto path = (dir_ / "db.json").string();
+  db.save(path);
+  const auto loaded = TuningDatabase::load_file(path);
+  ASSERT_EQ(loaded.entries().size(), 2u);
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  EXPECT_EQ(loaded.find(device, "large")->options.at("TILE"), 32);
+  TuningDatabase user;
+  user.put(entry("D", "small", 4));
+  auto merged = loaded;
+  merged.overlay(user);
+  EXPECT_EQ(merged.find(device, "small")->options.at("TILE"), 4);
+  device.platform_name = "other platform";
+  EXPECT_FALSE(merged.find(device, "small").has_value());
+}
+
+TEST_F(TuningFiles, MalformedFileNamesItself) {
+  const auto path = (dir_ / "bad.json").string();
+  std::ofstream(path) << "{\"format\": 1, \"entries\": [{\"device\": 3}]}";
+  try {
+    TuningDatabase::load_file(path);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(TuningDatabase::load_file((dir_ / "missing.json").string()).entries().empty());
+}
+
+TEST(Tuning, ChoiceFallsBackToLargeThenToDerived) {
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  TuningDatabase db;
+  EXPECT_EQ(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).kernel, "blocked");
+  EXPECT_TRUE(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).overrides.empty());
+  db.put(entry("D", "large", 8));
+  const auto fallback = choose_kernel(db, device, GemmProblem::packed(64, 64, 64));
+  EXPECT_EQ(fallback.kernel, "tile");
+  EXPECT_NE(fallback.reason.find("'large' entry"), std::string::npos);
+  db.put(entry("D", "small", 4));
+  EXPECT_EQ(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).overrides.at("TILE"), 4);
+}
+
+// A user file (CLGEMM_TUNING_FILE) steers what a new Context runs for `auto`, and an entry the
+// device cannot run falls back to derived parameters instead of failing.
+TEST_F(TuningFiles, AutoFollowsTheUserFile) {
+  const auto& device = shared_context().device();
+  TuningDatabase db;
+  TunedEntry good = entry(device.name, "small", 8);
+  good.platform = device.platform_name;
+  db.put(good);
+  TunedEntry invalid = entry(device.name, "medium", 3000);  // 3000^2 work-items: impossible
+  invalid.platform = device.platform_name;
+  db.put(invalid);
+  const auto path = (dir_ / "user.json").string();
+  db.save(path);
+  ASSERT_EQ(setenv("CLGEMM_TUNING_FILE", path.c_str(), 1), 0);
+
+  Context context;
+  auto run = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    const auto p = GemmProblem::packed(m, n, k, 1.0f, 0.0f);
+    const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
+    std::vector<float> c(p.c_elements()), c_before = c;
+    const auto timing = context.sgemm(p, a.data(), b.data(), c.data());
+    EXPECT_TRUE(verify_gemm(p, a.data(), b.data(), c_before.data(), c.data()).passed);
+    return timing;
+  };
+  const auto small = run(100, 100, 100);
+  EXPECT_EQ(small.kernel, "tile");
+  EXPECT_EQ(small.options.at("TILE"), 8);
+  EXPECT_NE(small.kernel_choice.find("tuned entry"), std::string::npos) << small.kernel_choice;
+  const auto medium = run(300, 300, 1500);  // just above 512^3: medium
+  EXPECT_EQ(medium.kernel, "tile");
+  EXPECT_NE(medium.kernel_choice.find("invalid here"), std::string::npos) << medium.kernel_choice;
+}
+
+}  // namespace
+}  // namespace clgemm::testing
