@@ -1,0 +1,163 @@
+// The C API (include/clgemm/clgemm.h): thin wrappers that turn C arguments into a GemmProblem
+// and RunSettings, call the C++ Context, and turn whatever it throws into a clgemm_status
+// (see c_status.cpp). A clgemm_context is a clgemm::Context on the heap.
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <string>
+
+#include "c_status.hpp"
+#include "clgemm/clgemm.h"
+#include "clgemm/errors.hpp"
+#include "clgemm/gemm.hpp"
+
+struct clgemm_context {
+  clgemm::Context context;
+};
+
+namespace clgemm::detail {
+namespace {
+
+std::string trim(const std::string& s) {
+  std::size_t begin = 0, end = s.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(s[begin]))) ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
+  return s.substr(begin, end - begin);
+}
+
+// "name" or "name:NAME=value,NAME=value" into settings.kernel and settings.overrides; NULL
+// keeps the default kernel. Throws Error(InvalidOption) for a malformed override.
+RunSettings parse_kernel(const char* spec) {
+  RunSettings settings;
+  if (!spec) return settings;
+  const std::string text = spec;
+  const std::size_t colon = text.find(':');
+  settings.kernel = trim(text.substr(0, colon));
+  if (colon == std::string::npos) return settings;
+  std::size_t start = colon + 1;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = trim(text.substr(start, comma - start));
+    start = comma + 1;
+    const std::size_t equals = item.find('=');
+    const std::string name = trim(item.substr(0, equals));
+    const std::string value = equals == std::string::npos ? "" : trim(item.substr(equals + 1));
+    char* end = nullptr;
+    const long number = value.empty() ? 0 : std::strtol(value.c_str(), &end, 10);
+    if (name.empty() || value.empty() || *end != '\0')
+      throw Error(ErrorCode::InvalidOption,
+                  "kernel parameter '" + item + "' in '" + text +
+                      "' is not of the form NAME=integer (e.g. \"tile:TILE=8\")",
+                  "kernel");
+    settings.overrides[name] = number;
+  }
+  return settings;
+}
+
+// CBLAS ConjTrans (113) is Trans for real data; any other value goes on to validation.
+Transpose to_transpose(int value) {
+  return Transpose(value == CLGEMM_CONJ_TRANS ? CLGEMM_TRANS : value);
+}
+
+GemmProblem make_problem(int layout, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+                         float alpha, int64_t lda, int64_t ldb, float beta, int64_t ldc) {
+  GemmProblem p;
+  p.layout = Layout(layout);
+  p.trans_a = to_transpose(trans_a);
+  p.trans_b = to_transpose(trans_b);
+  p.m = m, p.n = n, p.k = k;
+  p.alpha = alpha, p.beta = beta;
+  p.lda = lda, p.ldb = ldb, p.ldc = ldc;
+  return p;
+}
+
+clgemm_status null_handle() {
+  return record_failure(CLGEMM_INVALID_HANDLE, "the clgemm_context argument is null");
+}
+
+}  // namespace
+}  // namespace clgemm::detail
+
+using clgemm::detail::CallPath;
+using clgemm::detail::guarded;
+
+extern "C" {
+
+clgemm_status clgemm_context_create(const char* platform, const char* device,
+                                    clgemm_context** out) {
+  return guarded(CallPath::Other, [&] {
+    if (!out)
+      return clgemm::detail::record_failure(
+          CLGEMM_INVALID_HANDLE, "the place for the new context (clgemm_context**) is null");
+    *out = nullptr;
+    clgemm::DeviceRequest request;
+    if (platform) request.platform = platform;
+    if (device) request.device = device;
+    *out = new clgemm_context{clgemm::Context(request)};
+    return CLGEMM_SUCCESS;
+  });
+}
+
+clgemm_status clgemm_context_create_from_cl(cl_context context, cl_device_id device,
+                                            clgemm_context** out) {
+  return guarded(CallPath::Other, [&] {
+    if (!out)
+      return clgemm::detail::record_failure(
+          CLGEMM_INVALID_HANDLE, "the place for the new context (clgemm_context**) is null");
+    *out = nullptr;
+    *out = new clgemm_context{clgemm::Context(context, device)};
+    return CLGEMM_SUCCESS;
+  });
+}
+
+void clgemm_context_destroy(clgemm_context* context) {
+  delete context;  // ~Context does not throw
+}
+
+cl_context clgemm_context_cl_context(const clgemm_context* context) {
+  return context ? context->context.opencl_context() : nullptr;
+}
+
+cl_device_id clgemm_context_cl_device(const clgemm_context* context) {
+  return context ? context->context.opencl_device() : nullptr;
+}
+
+const char* clgemm_context_device_name(const clgemm_context* context) {
+  return context ? context->context.device().name.c_str() : nullptr;
+}
+
+clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m,
+                           int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                           const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
+                           const char* kernel) {
+  return guarded(CallPath::Host, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    const auto problem =
+        clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
+    context->context.sgemm(problem, a, b, c, clgemm::detail::parse_kernel(kernel));
+    return CLGEMM_SUCCESS;
+  });
+}
+
+clgemm_status clgemm_sgemm_buffers(clgemm_context* context, int layout, int trans_a, int trans_b,
+                                   int64_t m, int64_t n, int64_t k, float alpha, cl_mem a,
+                                   size_t a_offset, int64_t lda, cl_mem b, size_t b_offset,
+                                   int64_t ldb, float beta, cl_mem c, size_t c_offset, int64_t ldc,
+                                   cl_command_queue queue, cl_event* event, const char* kernel) {
+  if (event) *event = nullptr;
+  const clgemm_status status = guarded(CallPath::Buffers, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    auto problem =
+        clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
+    problem.a_offset = a_offset, problem.b_offset = b_offset, problem.c_offset = c_offset;
+    context->context.sgemm(problem, a, b, c, queue, event, clgemm::detail::parse_kernel(kernel));
+    return CLGEMM_SUCCESS;
+  });
+  // The C++ layer names the buffer at fault; a null one has a status of its own.
+  if (status == CLGEMM_INVALID_BUFFER_A && !a) return CLGEMM_NULL_A;
+  if (status == CLGEMM_INVALID_BUFFER_B && !b) return CLGEMM_NULL_B;
+  if (status == CLGEMM_INVALID_BUFFER_C && !c) return CLGEMM_NULL_C;
+  return status;
+}
+
+}  // extern "C"
