@@ -72,9 +72,11 @@ std::string inline_includes(const std::string& text, const fs::path& dir,
 std::vector<std::string> kernel_search_path() {
   std::vector<std::string> dirs;
   if (const char* env = std::getenv("CLGEMM_KERNEL_DIR"); env && *env) dirs.push_back(env);
-  dirs.push_back(CLGEMM_BUILD_KERNEL_DIR);
+  // An installed library prefers the kernels installed beside it over the source tree it was
+  // built from (which may have changed or be gone); a library in the build tree has none.
   const std::string relative = library_relative_kernel_dir();
   if (!relative.empty()) dirs.push_back(relative);
+  dirs.push_back(CLGEMM_BUILD_KERNEL_DIR);
   if (relative != CLGEMM_INSTALL_KERNEL_DIR) dirs.push_back(CLGEMM_INSTALL_KERNEL_DIR);
   return dirs;
 }

@@ -15,8 +15,9 @@ struct KernelSource {
   std::uint64_t hash = 0;
 };
 
-// The directories searched, in order: $CLGEMM_KERNEL_DIR, the build tree's kernels/, the
-// installed share/clgemm/kernels next to the library, and the configured install prefix.
+// The directories searched, in order: $CLGEMM_KERNEL_DIR, share/clgemm/kernels beside the
+// installed library (found through dladdr, so a moved prefix works), the source tree's
+// kernels/, and the configured install prefix.
 std::vector<std::string> kernel_search_path();
 
 // Throws Error(KernelSourceNotFound) listing every place it looked.
