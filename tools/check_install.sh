@@ -20,7 +20,7 @@ step() { echo "check_install: $*"; }
 logged() {
   local log=$1
   shift
-  "$@" >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+  "$@" >"$log" 2>&1 || { cat "$log" >&2; echo "check_install: this failed: $*" >&2; return 1; }
 }
 
 step "installing $build into a temporary prefix, then moving the prefix"
