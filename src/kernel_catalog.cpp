@@ -253,14 +253,28 @@ KernelSpec blocked_spec() {
       "blocked",
       "the production kernel: vectorized's tiles with each work-item owning 4-wide groups of "
       "rows and columns, read from local memory as float4");
+  s.description.parameters.push_back(
+      {"UNROLL", "1: unroll the register-block loops fully (GPUs), 0: leave it to the compiler", 0,
+       1});
   s.derive = [vectorized_derive = s.derive](const DeviceLimits& d) {
-    if (is_cpu(d) || d.max_work_group_size < 256 || d.local_memory_bytes < 32 * 1024)
-      return vectorized_derive(d);
-    // 256 work-items of 16 x 8 outputs over 128 x 256 tiles, 8 deep (24 KiB of local memory):
-    // on the H200 46.7 TFLOP/s at n = 4096, against 39.1 with vectorized's 128 x 128 x 16 of
-    // 8 x 8 (docs/measurements/h200-blocked-variants-*.txt).
-    return KernelOptions{{"TILE_M", 128}, {"TILE_N", 256}, {"TILE_K", 8},
-                         {"BATCH_M", 16}, {"BATCH_N", 8},  {"VEC", 4}};
+    KernelOptions o;
+    if (is_cpu(d)) {
+      // 64 work-items of 8 x 16 outputs: 27 GFLOP/s at n = 1024 on the loaded 2-core PoCL
+      // machine, compiled in 7 s. vectorized's 16 x 32 blocks ran at 12 here and take 30 s
+      // to compile unrolled; not unrolling them costs more than half the speed.
+      o = {{"TILE_M", 64}, {"TILE_N", 128}, {"TILE_K", 16},
+           {"BATCH_M", 8}, {"BATCH_N", 16}, {"VEC", 8}};
+    } else if (d.max_work_group_size < 256 || d.local_memory_bytes < 32 * 1024) {
+      o = vectorized_derive(d);
+    } else {
+      // 256 work-items of 16 x 8 outputs over 128 x 256 tiles, 8 deep (24 KiB of local
+      // memory): on the H200 46.7 TFLOP/s at n = 4096, against 39.1 with vectorized's
+      // 128 x 128 x 16 of 8 x 8 (docs/measurements/h200-blocked-variants-*.txt).
+      o = {{"TILE_M", 128}, {"TILE_N", 256}, {"TILE_K", 8},
+           {"BATCH_M", 16}, {"BATCH_N", 8},  {"VEC", 4}};
+    }
+    o["UNROLL"] = 1;
+    return o;
   };
   s.constraints.push_back({"BATCH_M % 4 == 0 (rows are read from local memory as float4)",
                            [](const KernelOptions& o) { return opt(o, "BATCH_M") % 4 == 0; }});
@@ -320,8 +334,9 @@ void validate_options(const std::string& kernel, const KernelOptions& options,
   for (const auto& parameter : spec.description.parameters) {
     const auto it = options.find(parameter.name);
     if (it == options.end()) fail("missing parameter " + parameter.name);
-    if (it->second < 1 || it->second > 65536)
-      fail(parameter.name + " = " + std::to_string(it->second) + " is outside 1..65536");
+    if (it->second < parameter.minimum || it->second > parameter.maximum)
+      fail(parameter.name + " = " + std::to_string(it->second) + " is outside " +
+           std::to_string(parameter.minimum) + ".." + std::to_string(parameter.maximum));
   }
   for (const auto& constraint : spec.constraints)
     if (!constraint.holds(options)) fail("constraint violated: " + constraint.text);

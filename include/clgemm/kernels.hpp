@@ -16,6 +16,8 @@ using KernelOptions = std::map<std::string, long>;
 struct KernelParameter {
   std::string name;
   std::string meaning;
+  long minimum = 1;  // the range validate_options() accepts
+  long maximum = 65536;
 };
 
 struct KernelDescription {
