@@ -1,6 +1,7 @@
 // The ladder of kernels as data: for each one, its parameters, how they are derived from the
-// device limits, the constraints they must satisfy, and the launch geometry. Also the public
-// functions that resolve, validate and format kernel options.
+// device limits, the constraints they must satisfy, the launch geometry and the traffic model
+// (global loads per kernel). Also the public functions that resolve, validate and format kernel
+// options and that evaluate the traffic model.
 #include <algorithm>
 #include <sstream>
 
@@ -17,6 +18,14 @@ std::size_t round_up(std::int64_t value, std::size_t multiple) {
 
 std::size_t groups(std::int64_t extent, std::size_t per_group) {
   return (static_cast<std::size_t>(extent) + per_group - 1) / per_group;
+}
+
+// Floats of A and B loaded by a grid of tile_m x tile_n work-group tiles that each read their
+// rows of A and columns of B over all of K once: A is read once per column of groups, B once
+// per row of groups (edge groups load only what lies inside the matrix).
+double tiled_loads(std::int64_t m, std::int64_t n, std::int64_t k, long tile_m, long tile_n) {
+  return double(m) * double(k) * double(groups(n, tile_n)) +
+         double(k) * double(n) * double(groups(m, tile_m));
 }
 
 // Largest power of two p <= cap with p * p <= budget.
@@ -61,6 +70,10 @@ KernelSpec base_spec() {
     const std::size_t x = opt(o, "WG_X"), y = opt(o, "WG_Y");
     return LaunchGeometry{{round_up(n, x), round_up(m, y)}, {x, y}};
   };
+  // Each work-item reads its row of A and column of B: 2*M*N*K floats, no reuse.
+  s.operand_loads = [](const KernelOptions&, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return 2.0 * double(m) * double(n) * double(k);
+  };
   return s;
 }
 
@@ -89,6 +102,10 @@ KernelSpec row_spec() {
       {"row", "row.cl", "one work-item per row of C", {{"WG", "work-items per work-group"}}},
       "gemm_row");
   s.derive = [](const DeviceLimits& d) { return KernelOptions{{"WG", row_work_group(d)}}; };
+  // Per row, N columns of B, with the row of A read again for each column: 2*M*N*K floats.
+  s.operand_loads = [](const KernelOptions&, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return 2.0 * double(m) * double(n) * double(k);
+  };
   return s;
 }
 
@@ -105,6 +122,10 @@ KernelSpec private_spec() {
   };
   s.constraints = {
       {"PRIVATE_K <= 4096", [](const KernelOptions& o) { return opt(o, "PRIVATE_K") <= 4096; }}};
+  // The row of A once per row (staged in private memory), a column of B per element of C.
+  s.operand_loads = [](const KernelOptions&, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return double(m) * double(k) + double(m) * double(n) * double(k);
+  };
   return s;
 }
 
@@ -130,6 +151,10 @@ KernelSpec tile_spec() {
   s.geometry = [](const KernelOptions& o, std::int64_t m, std::int64_t n) {
     const std::size_t t = opt(o, "TILE");
     return LaunchGeometry{{round_up(n, t), round_up(m, t)}, {t, t}};
+  };
+  // (M/T)(N/T) groups, each reading T*K of A and K*T of B: M*N*K*(2/T) floats.
+  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return tiled_loads(m, n, k, opt(o, "TILE"), opt(o, "TILE"));
   };
   return s;
 }
@@ -164,6 +189,10 @@ KernelSpec coarsened_spec() {
     const auto wg = wgf(o);
     const std::size_t t = opt(o, "TILE");
     return LaunchGeometry{{groups(n, t) * wg[0], groups(m, t) * wg[1]}, wg};
+  };
+  // As tile, with the work-group's TILE x TILE block of C: M*N*K*(2/TILE) floats.
+  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return tiled_loads(m, n, k, opt(o, "TILE"), opt(o, "TILE"));
   };
   return s;
 }
@@ -238,6 +267,10 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
     const auto wg = wgf(o);
     return LaunchGeometry{
         {groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]}, wg};
+  };
+  // TILE_M x TILE_N groups: M*N*K*(1/TILE_N + 1/TILE_M) floats.
+  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return tiled_loads(m, n, k, opt(o, "TILE_M"), opt(o, "TILE_N"));
   };
   return s;
 }
@@ -381,6 +414,19 @@ std::string format_build_options(const KernelOptions& options) {
   for (const auto& [name, value] : options)
     out << (out.tellp() > 0 ? " " : "") << "-D " << name << "=" << value;
   return out.str();
+}
+
+double global_traffic_bytes(const std::string& kernel, const KernelOptions& options, std::int64_t m,
+                            std::int64_t n, std::int64_t k, bool reads_c) {
+  const auto& spec = detail::find_spec(kernel);
+  const double c = double(m) * double(n) * (reads_c ? 2.0 : 1.0);
+  return 4.0 * (spec.operand_loads(options, m, n, k) + c);
+}
+
+double arithmetic_intensity(const std::string& kernel, const KernelOptions& options, std::int64_t m,
+                            std::int64_t n, std::int64_t k, bool reads_c) {
+  return 2.0 * double(m) * double(n) * double(k) /
+         global_traffic_bytes(kernel, options, m, n, k, reads_c);
 }
 
 }  // namespace clgemm

@@ -34,6 +34,12 @@ struct KernelSpec {
   std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)
   std::function<std::size_t(const KernelOptions&)> local_memory_bytes;
   std::function<LaunchGeometry(const KernelOptions&, std::int64_t m, std::int64_t n)> geometry;
+  // The traffic model: floats of A and B the kernel loads from global memory for a row-major
+  // M x N x K problem, counted as its work-items issue them (reuse through local or private
+  // memory lowers it; loads outside the matrix are masked and not counted). C is added by
+  // global_traffic_bytes(), the same for every kernel.
+  std::function<double(const KernelOptions&, std::int64_t m, std::int64_t n, std::int64_t k)>
+      operand_loads;
 };
 
 const std::vector<KernelSpec>& kernel_specs();

@@ -2,6 +2,7 @@
 // each takes, how the host derives them from device limits, and which combinations are valid.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -47,5 +48,16 @@ void validate_options(const std::string& kernel, const KernelOptions& options,
 
 // "-D NAME=value ..." as passed to the OpenCL compiler.
 std::string format_build_options(const KernelOptions& options);
+
+// The kernel's traffic model: bytes it moves to and from global memory for a row-major
+// M x N x K problem with these parameters. A and B count as the work-items load them (e.g.
+// base: 2*M*N*K floats, no reuse; tile: M*N*K*(2/TILE)), C is written once and, when `reads_c`
+// (beta != 0), read once. Caches are not modelled: this is what the kernel asks of memory.
+double global_traffic_bytes(const std::string& kernel, const KernelOptions& options, std::int64_t m,
+                            std::int64_t n, std::int64_t k, bool reads_c);
+// FLOP per byte of that traffic: 2*M*N*K / global_traffic_bytes(...). With a device's peak
+// FLOP/s P and bandwidth B, the kernel cannot exceed min(P, B * intensity) (the roofline).
+double arithmetic_intensity(const std::string& kernel, const KernelOptions& options, std::int64_t m,
+                            std::int64_t n, std::int64_t k, bool reads_c);
 
 }  // namespace clgemm
