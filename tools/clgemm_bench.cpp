@@ -1,7 +1,9 @@
 // clgemm-bench: sweeps GEMM shapes for chosen clgemm kernels and the peers found at build time
 // (CLBlast on the same buffers and queue; OpenBLAS on a CPU device), all in one process, and
-// writes a table, CSV and JSON. Each figure is the median of repeated calls, each timed from
-// the call to the end of the queue's work, after a warm-up call that also verifies the result.
+// writes a table, CSV and JSON, and with --svg a roofline chart (bench_chart.hpp) whose ceilings
+// come from each kernel's traffic model. Each figure is the median of repeated calls, each timed
+// from the call to the end of the queue's work, after a warm-up call that also verifies the
+// result.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -12,6 +14,7 @@
 #include <random>
 #include <sstream>
 
+#include "bench_chart.hpp"
 #include "bench_peers.hpp"
 #include "clgemm/clgemm.hpp"
 
@@ -26,6 +29,9 @@ struct Result {
   double median_seconds = 0;
   int runs = 0;
   bool verified = false, passed = false;
+  // clgemm kernels only (0 otherwise): FLOP per byte of the traffic model for the kernel and
+  // parameters that ran, and the roofline min(peak, bandwidth * intensity) where known.
+  double intensity = 0, ceiling_gflops = 0;
   double gflops() const { return problem.flops() / median_seconds * 1e-9; }
 };
 
@@ -87,6 +93,64 @@ Result measure(const std::string& name, Operands& o, const std::function<void()>
   return r;
 }
 
+// The kernel and parameters `kernel` runs with on this problem: for a named kernel what
+// Context::build reports, for `auto` the tuning database's choice for the problem's class.
+std::pair<std::string, clgemm::KernelOptions> what_runs(clgemm::Context& context,
+                                                        const clgemm::TuningDatabase& database,
+                                                        const std::string& kernel,
+                                                        const clgemm::GemmProblem& problem) {
+  if (kernel != "auto") return {kernel, context.build(kernel).options};
+  const auto choice = clgemm::choose_kernel(database, context.device(), problem);
+  try {
+    return {choice.kernel,
+            clgemm::resolve_options(choice.kernel, context.device(), choice.overrides)};
+  } catch (const clgemm::Error&) {  // as the library does: an invalid entry is derived instead
+    return {choice.kernel, clgemm::derive_options(choice.kernel, context.device())};
+  }
+}
+
+// min(peak, bandwidth * intensity) with whichever of the two is known; 0 when neither is.
+double roofline(double peak_gflops, double bandwidth_gbs, double intensity) {
+  double ceiling = bandwidth_gbs > 0 ? bandwidth_gbs * intensity : 0;
+  if (peak_gflops > 0) ceiling = ceiling > 0 ? std::min(ceiling, peak_gflops) : peak_gflops;
+  return ceiling;
+}
+
+clgemm::bench::Chart make_chart(const clgemm::DeviceLimits& device,
+                                const std::vector<clgemm::GemmProblem>& problems,
+                                const std::vector<Result>& results, double peak_gflops,
+                                double bandwidth_gbs) {
+  clgemm::bench::Chart chart;
+  chart.title = "SGEMM on " + device.name + " (" + device.platform_name + ")";
+  char peaks[160];
+  if (peak_gflops > 0 || bandwidth_gbs > 0)
+    std::snprintf(peaks, sizeof peaks, "ceilings from peak %s GFLOP/s, bandwidth %s GB/s",
+                  peak_gflops > 0 ? std::to_string(long(peak_gflops)).c_str() : "unknown",
+                  bandwidth_gbs > 0 ? std::to_string(long(bandwidth_gbs)).c_str() : "unknown");
+  else
+    std::snprintf(peaks, sizeof peaks, "no ceilings: give --peak-gflops and --bandwidth-gbs");
+  chart.subtitle = "row-major, beta 0, median of repeated calls; " + std::string(peaks);
+  chart.peak_gflops = peak_gflops;
+  for (const auto& p : problems) chart.problems.push_back({long(p.m), long(p.n), long(p.k)});
+  for (const auto& r : results) {
+    auto it = std::find_if(chart.series.begin(), chart.series.end(),
+                           [&](const auto& s) { return s.name == r.contender; });
+    if (it == chart.series.end()) {
+      chart.series.push_back({r.contender, std::vector<double>(problems.size(), 0.0),
+                              std::vector<double>(problems.size(), 0.0)});
+      it = chart.series.end() - 1;
+    }
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      const auto& p = problems[i];
+      if (p.m != r.problem.m || p.n != r.problem.n || p.k != r.problem.k) continue;
+      it->gflops[i] = r.gflops();
+      // Only a bandwidth makes a kernel's ceiling its own; the peak alone is the grey line.
+      if (bandwidth_gbs > 0) it->ceiling[i] = r.ceiling_gflops;
+    }
+  }
+  return chart;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,7 +160,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> shapes;
   std::vector<std::string> peer_names = {"all"};
   double min_time = 0.3;
-  std::string csv_path, json_path, platform, device;
+  double peak_gflops = 0, bandwidth_gbs = 0;
+  std::string csv_path, json_path, svg_path, platform, device;
   app.add_option("--kernels", kernels, "clgemm kernels to measure")
       ->delimiter(',')
       ->capture_default_str();
@@ -111,6 +176,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--csv", csv_path, "write the results as CSV");
   app.add_option("--json", json_path, "write the results as JSON");
+  app.add_option("--svg", svg_path,
+                 "draw GFLOP/s against size with each kernel's roofline ceiling as SVG");
+  app.add_option("--peak-gflops", peak_gflops,
+                 "device peak GFLOP/s for the ceilings (default: unknown, not drawn; "
+                 "H200: 64500)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--bandwidth-gbs", bandwidth_gbs,
+                 "device memory bandwidth in GB/s for the ceilings (default: unknown, not "
+                 "drawn; H200: about 4100)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--platform", platform, "platform index or name substring");
   app.add_option("--device", device, "device index or name substring");
   CLI11_PARSE(app, argc, argv);
@@ -144,7 +219,9 @@ int main(int argc, char** argv) {
         clCreateCommandQueue(context.opencl_context(), context.opencl_device(), 0, &status);
     std::vector<Result> results;
     bool all_passed = true;
-    for (const auto& problem : parse_shapes(sizes, shapes)) {
+    const auto problems = parse_shapes(sizes, shapes);
+    const auto tuning = clgemm::TuningDatabase::load_default();
+    for (const auto& problem : problems) {
       Operands o;
       o.problem = problem;
       o.a = random_matrix(problem.a_elements(), 1);
@@ -168,7 +245,12 @@ int main(int argc, char** argv) {
           context.sgemm(problem, o.a_mem, o.b_mem, o.c_mem, queue, nullptr, settings);
           clFinish(queue);
         };
-        row.push_back(measure(kernel, o, run, read_c, min_time));
+        Result r = measure(kernel, o, run, read_c, min_time);
+        const auto [ran, options] = what_runs(context, tuning, kernel, problem);
+        r.intensity = clgemm::arithmetic_intensity(ran, options, problem.m, problem.n, problem.k,
+                                                   problem.beta != 0.0f);
+        r.ceiling_gflops = roofline(peak_gflops, bandwidth_gbs, r.intensity);
+        row.push_back(r);
       }
       for (auto& peer : peers) {
         std::vector<float> host_c = o.c;
@@ -197,7 +279,11 @@ int main(int argc, char** argv) {
 
     nlohmann::json json = nlohmann::json::array();
     std::ostringstream csv;
-    csv << "device,contender,m,n,k,median_seconds,gflops,runs,verified\n";
+    csv << "device,contender,m,n,k,median_seconds,gflops,runs,verified,"
+           "intensity_flop_per_byte,ceiling_gflops\n";
+    // Unknown values (a peer's intensity, a ceiling without peaks) are empty in CSV, null in JSON.
+    auto known = [](double v) { return v > 0 ? nlohmann::json(v) : nlohmann::json(); };
+    auto cell = [](double v) { return v > 0 ? std::to_string(v) : std::string(); };
     for (const auto& r : results) {
       json.push_back({{"device", limits.name},
                       {"contender", r.contender},
@@ -207,13 +293,19 @@ int main(int argc, char** argv) {
                       {"median_seconds", r.median_seconds},
                       {"gflops", r.gflops()},
                       {"runs", r.runs},
-                      {"verified", r.passed}});
+                      {"verified", r.passed},
+                      {"intensity_flop_per_byte", known(r.intensity)},
+                      {"ceiling_gflops", known(r.ceiling_gflops)}});
       csv << '"' << limits.name << "\"," << r.contender << ',' << r.problem.m << ',' << r.problem.n
           << ',' << r.problem.k << ',' << r.median_seconds << ',' << r.gflops() << ',' << r.runs
-          << ',' << (r.passed ? "true" : "false") << '\n';
+          << ',' << (r.passed ? "true" : "false") << ',' << cell(r.intensity) << ','
+          << cell(r.ceiling_gflops) << '\n';
     }
     if (!csv_path.empty()) std::ofstream(csv_path) << csv.str();
     if (!json_path.empty()) std::ofstream(json_path) << json.dump(1) << '\n';
+    if (!svg_path.empty())
+      std::ofstream(svg_path) << clgemm::bench::render_svg(
+          make_chart(limits, problems, results, peak_gflops, bandwidth_gbs));
     return all_passed ? 0 : 1;
   } catch (const std::exception& error) {
     std::cerr << "clgemm-bench: error: " << error.what() << "\n";
