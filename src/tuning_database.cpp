@@ -23,7 +23,7 @@ std::string shape_class(const GemmProblem& p) {
   if (volume <= 512.0 * 512.0 * 512.0) return "small";
   if (std::min(m, n) <= 256) return "skinny";
   if (k <= 512) return "small-k";
-  if (volume <= 2048.0 * 2048.0 * 2048.0) return "medium";
+  if (volume <= 1024.0 * 1024.0 * 1024.0) return "medium";
   return "large";
 }
 
@@ -36,7 +36,7 @@ GemmProblem representative_problem(const std::string& shape_class) {
   if (shape_class == "small") return GemmProblem::packed(512, 512, 512);
   if (shape_class == "skinny") return GemmProblem::packed(8192, 128, 8192);
   if (shape_class == "small-k") return GemmProblem::packed(8192, 8192, 256);
-  if (shape_class == "medium") return GemmProblem::packed(2048, 2048, 2048);
+  if (shape_class == "medium") return GemmProblem::packed(1024, 1024, 1024);
   if (shape_class == "large") return GemmProblem::packed(4096, 4096, 4096);
   throw Error(ErrorCode::InvalidArgument, "unknown shape class '" + shape_class + "'",
               "shape_class");

@@ -19,6 +19,7 @@ TEST(Tuning, ShapeClasses) {
   EXPECT_EQ(shape_class(GemmProblem::packed(256, 8192, 8192)), "skinny");
   EXPECT_EQ(shape_class(GemmProblem::packed(8192, 8192, 256)), "small-k");
   EXPECT_EQ(shape_class(GemmProblem::packed(1024, 1024, 1024)), "medium");
+  EXPECT_EQ(shape_class(GemmProblem::packed(1025, 1025, 1025)), "large");
   EXPECT_EQ(shape_class(GemmProblem::packed(4097, 4097, 4097)), "large");
   for (const auto& cls : shape_classes()) EXPECT_EQ(shape_class(representative_problem(cls)), cls);
 }

@@ -20,7 +20,8 @@ namespace clgemm {
 
 // The shape classes entries are kept for, from the problem's M, N and K (after mapping onto
 // the row-major kernels): "small" (M*N*K <= 512^3), "skinny" (min(M, N) <= 256), "small-k"
-// (K <= 512), "medium" (M*N*K <= 2048^3), else "large".
+// (K <= 512), "medium" (M*N*K <= 1024^3), else "large". On the H200 the best tiles change
+// between 1024^3 (64 x 64) and 2048^3 (128 x 256), hence that boundary.
 std::string shape_class(const GemmProblem& problem);
 const std::vector<std::string>& shape_classes();
 
