@@ -201,7 +201,8 @@ int main(int argc, char** argv) {
                    : std::vector<std::string>{"4095x4095x4095", "4097x4097x4097", "8192x8192x256",
                                               "256x8192x8192", "8192x128x8192"};
     }
-    for (const auto& k : kernels) clgemm::find_kernel(k);
+    for (const auto& k : kernels)
+      if (k != "auto") clgemm::find_kernel(k);  // unknown names fail before any work
     std::vector<clgemm::bench::Peer> peers;
     for (auto& peer : clgemm::bench::available_peers(cpu)) {
       const bool wanted =

@@ -1,0 +1,31 @@
+// clgemm-tune's command-line values that need more than CLI11's checks: the budget, the
+// shape classes, and the size scale of each class's representative problem.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "clgemm/clgemm.hpp"
+
+namespace clgemm::tune {
+
+struct Budget {
+  std::size_t candidates = 0;  // per class; 0: no limit
+  double seconds = 0;          // for the whole tune; 0: no limit
+};
+
+// "40" (candidates per class), "10m" / "90s" / "1h" (for the whole tune), or both: "40,10m".
+// Each parser throws Error(InvalidArgument) naming the option and the expected form.
+Budget parse_budget(const std::string& text);
+
+// "all", or names from shape_classes().
+std::vector<std::string> parse_classes(const std::vector<std::string>& names);
+
+// The factor for `shape_class` from "0.25" (every class) or "large=0.25,medium=0.5" (others 1).
+double size_scale_for(const std::string& text, const std::string& shape_class);
+
+// The problem with M, N and K multiplied by `factor` (at least 1), alpha and beta kept.
+GemmProblem scaled(const GemmProblem& problem, double factor);
+
+}  // namespace clgemm::tune
