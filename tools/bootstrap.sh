@@ -10,6 +10,7 @@ packages=(
   build-essential cmake pkg-config
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo
   pocl-opencl-icd            # OpenCL on the CPU, the default device where no GPU exists
+  oclgrind                   # OpenCL device simulator for the kernel checks (ctest -L oclgrind)
   libgtest-dev libcli11-dev nlohmann-json3-dev
 )
 

@@ -1,0 +1,173 @@
+// Every kernel of the catalogue run under oclgrind, the OpenCL device simulator, which reports
+// out-of-bounds accesses, data races, uses of uninitialised values and OpenCL API misuse.
+// tests/oclgrind.cmake runs this program as `oclgrind CHECKS --log FILE`; oclgrind appends each
+// report to FILE (named to the program by OCLGRIND_LOG), and a test fails when the log grew
+// during one of its GEMMs, showing what oclgrind wrote. Each kernel runs with the options the
+// host derives for the simulated device, and with a smaller set found by halving parameters, on
+// shapes that are not tile multiples, with padded leading dimensions and beta != 0.
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include "test_support.hpp"
+
+namespace clgemm::testing {
+namespace {
+
+// The shapes, not multiples of any tile. The first (one K step) also runs with both A and B
+// transposed: each operand's loads then take the kernel's other code path.
+struct Shape {
+  std::int64_t m, n, k;
+  bool also_transposed;
+};
+const Shape kShapes[] = {{17, 33, 9, true}, {65, 7, 130, false}};
+
+// A row-major problem with padded leading dimensions, offsets, and alpha, beta != 1, 0. The
+// offsets are multiples of 8 floats so that aligned vector loads stay possible.
+GemmProblem problem(const Shape& s, Transpose trans) {
+  GemmProblem p;
+  p.m = s.m, p.n = s.n, p.k = s.k;
+  p.trans_a = p.trans_b = trans;
+  p.alpha = 1.5f, p.beta = -0.75f;
+  p.lda = p.min_lda() + 3, p.ldb = p.min_ldb() + 5, p.ldc = p.min_ldc() + 2;
+  p.a_offset = 16, p.b_offset = 8, p.c_offset = 3;
+  return p;
+}
+
+std::vector<std::string> kernel_names() {
+  std::vector<std::string> names;
+  for (const auto& k : kernel_catalog()) names.push_back(k.name);
+  return names;
+}
+
+// What oclgrind appended to its log since the previous call (empty before it creates the file).
+std::string new_reports() {
+  static std::streamoff seen = 0;
+  std::ifstream log(std::getenv("OCLGRIND_LOG"), std::ios::binary);
+  if (!log) return {};
+  log.seekg(seen);
+  std::string text{std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>()};
+  seen += std::streamoff(text.size());
+  return text;
+}
+
+// The first few reports of a long log, and how much was left out (the log file has it all).
+std::string excerpt(const std::string& reports) {
+  const std::size_t shown = 3000;
+  if (reports.size() <= shown) return reports;
+  return reports.substr(0, shown) + "\n... and " + std::to_string(reports.size() - shown) +
+         " more bytes in " + std::getenv("OCLGRIND_LOG");
+}
+
+// An operand of `lines` rows of `length` elements from `offset` on, with random values, and NaN
+// before the offset and in the padding between rows: a kernel that uses any element outside
+// the matrix (inside the buffer, so no invalid access to oclgrind) gets NaN in C.
+std::vector<float> operand(std::size_t offset, std::int64_t lines, std::int64_t length,
+                           std::int64_t ld, unsigned seed) {
+  auto out = random_matrix(offset + std::size_t((lines - 1) * ld + length), seed);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::fill(out.begin(), out.begin() + std::ptrdiff_t(offset), nan);
+  for (std::int64_t line = 0; line + 1 < lines; ++line)
+    for (std::int64_t i = length; i < ld; ++i) out[offset + std::size_t(line * ld + i)] = nan;
+  return out;
+}
+
+// Options smaller than the derived ones, found without naming any parameter: two passes over
+// the kernel's parameters, each halving every parameter in turn and keeping the halving when the
+// whole set still validates (on the simulated device, TILE = 32 becomes 8 for tile).
+KernelOptions smaller_options(const std::string& kernel, const DeviceLimits& limits) {
+  KernelOptions options = derive_options(kernel, limits);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& parameter : find_kernel(kernel).parameters) {
+      KernelOptions candidate = options;
+      if (candidate.at(parameter.name) < 2) continue;
+      candidate[parameter.name] /= 2;
+      try {
+        validate_options(kernel, candidate, limits);
+        options = candidate;
+      } catch (const Error&) {
+        // this halving breaks a constraint; keep the parameter as it was
+      }
+    }
+  }
+  return options;
+}
+
+class UnderOclgrind : public ::testing::TestWithParam<std::string> {
+ protected:
+  // The suite's own Context, released before main returns. oclgrind keeps a thread_local
+  // record of the OpenCL call in progress, which the main thread destroys before static
+  // destructors run, so the OpenCL calls of a static Context's destructor (shared_context())
+  // write to freed memory and corrupt the heap (valgrind: invalid write in
+  // clReleaseCommandQueue to a block freed by __call_tls_dtors).
+  static void SetUpTestSuite() { context_ = std::make_unique<Context>(); }
+  static void TearDownTestSuite() { context_.reset(); }
+  static Context& context() { return *context_; }
+
+  void SetUp() override {
+    ASSERT_TRUE(context_) << "no OpenCL context (see the error above)";
+    ASSERT_NE(std::getenv("OCLGRIND_LOG"), nullptr)
+        << "run this program as `oclgrind --log FILE ...` (see tests/oclgrind.cmake)";
+    ASSERT_NE(context().device().platform_name.find("Oclgrind"), std::string::npos)
+        << "the device is '" << context().device().platform_name << "', not oclgrind's";
+    new_reports();  // anything logged before this test (device set-up) is not its doing
+  }
+
+  // Runs the kernel on each shape; passes when oclgrind reported nothing and C is right.
+  void run_clean(const KernelOptions& overrides) {
+    for (const Shape& s : kShapes) {
+      run_clean(problem(s, Transpose::NoTrans), overrides);
+      if (s.also_transposed) run_clean(problem(s, Transpose::Trans), overrides);
+    }
+  }
+
+  void run_clean(const GemmProblem& p, const KernelOptions& overrides) {
+    const bool transposed = p.trans_a == Transpose::Trans;
+    std::ostringstream what;
+    what << GetParam() << " on " << p.m << "x" << p.n << "x" << p.k
+         << (transposed ? ", A and B transposed" : "") << " (lda " << p.lda << ", ldb " << p.ldb
+         << ", ldc " << p.ldc << ", beta " << p.beta << ")";
+    SCOPED_TRACE(what.str());
+    const auto a = operand(p.a_offset, transposed ? p.k : p.m, p.min_lda(), p.lda, 11);
+    const auto b = operand(p.b_offset, transposed ? p.n : p.k, p.min_ldb(), p.ldb, 12);
+    const auto c_before = random_matrix(p.c_elements(), 13);
+    auto c = c_before;
+    RunSettings settings;
+    settings.kernel = GetParam();
+    settings.overrides = overrides;
+    const auto timing = context().sgemm(p, a.data(), b.data(), c.data(), settings);
+    const std::string reports = new_reports();
+    EXPECT_TRUE(reports.empty()) << "oclgrind reported, with " << timing.build_options << ":"
+                                 << excerpt(reports);
+    const auto result = verify_gemm(p, a.data(), b.data(), c_before.data(), c.data());
+    EXPECT_TRUE(result.passed) << "with " << timing.build_options << ": " << result.failures
+                               << " failures, first: " << result.first_failure;
+  }
+
+ private:
+  static std::unique_ptr<Context> context_;
+};
+
+std::unique_ptr<Context> UnderOclgrind::context_;
+
+TEST_P(UnderOclgrind, DerivedOptions) {
+  run_clean({});
+}
+
+TEST_P(UnderOclgrind, SmallerOptions) {
+  const auto& limits = context().device();
+  const KernelOptions options = smaller_options(GetParam(), limits);
+  ASSERT_NE(options, derive_options(GetParam(), limits))
+      << "no parameter of '" << GetParam() << "' can be halved into a valid set";
+  run_clean(options);
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, UnderOclgrind, ::testing::ValuesIn(kernel_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace clgemm::testing
