@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -124,6 +125,14 @@ std::vector<std::int64_t> spread(std::int64_t extent, std::size_t count) {
 }
 
 }  // namespace
+
+std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> out(elements);
+  for (auto& x : out) x = uniform(generator);
+  return out;
+}
 
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
                          const float* c_before, const float* c_after, double full_check_limit,

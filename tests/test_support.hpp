@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -18,14 +17,6 @@ namespace clgemm::testing {
 inline Context& shared_context() {
   static Context context;
   return context;
-}
-
-inline std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> out(elements);
-  for (auto& x : out) x = uniform(generator);
-  return out;
 }
 
 // Runs `kernel` on random A, B and C (C pre-filled with `c_fill` when given, e.g. NaN) and

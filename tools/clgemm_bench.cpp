@@ -11,7 +11,6 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <sstream>
 
 #include "bench_chart.hpp"
@@ -48,14 +47,6 @@ std::vector<clgemm::GemmProblem> parse_shapes(const std::vector<long>& sizes,
     out.push_back(clgemm::GemmProblem::packed(m, n, k));
   }
   return out;
-}
-
-std::vector<float> random_matrix(std::size_t n, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = uniform(generator);
-  return v;
 }
 
 cl_mem device_copy(cl_context context, std::vector<float>& data) {
@@ -225,9 +216,9 @@ int main(int argc, char** argv) {
     for (const auto& problem : problems) {
       Operands o;
       o.problem = problem;
-      o.a = random_matrix(problem.a_elements(), 1);
-      o.b = random_matrix(problem.b_elements(), 2);
-      o.c = random_matrix(problem.c_elements(), 3);
+      o.a = clgemm::random_matrix(problem.a_elements(), 1);
+      o.b = clgemm::random_matrix(problem.b_elements(), 2);
+      o.c = clgemm::random_matrix(problem.c_elements(), 3);
       o.a_mem = device_copy(context.opencl_context(), o.a);
       o.b_mem = device_copy(context.opencl_context(), o.b);
       o.c_mem = device_copy(context.opencl_context(), o.c);

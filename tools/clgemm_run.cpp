@@ -7,7 +7,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
-#include <random>
 #include <sstream>
 
 #include "clgemm/clgemm.hpp"
@@ -59,14 +58,6 @@ clgemm::KernelOptions parse_defines(const std::vector<std::string>& defines) {
     }
   }
   return options;
-}
-
-std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> out(elements);
-  for (auto& x : out) x = uniform(generator);
-  return out;
 }
 
 // One kernel's run: the timings of the final call and its verification.
@@ -289,9 +280,9 @@ int main(int argc, char** argv) {
                 << " beta=" << problem.beta << "\n";
     }
 
-    const auto a = random_matrix(problem.a_elements(), 1);
-    const auto b = random_matrix(problem.b_elements(), 2);
-    const auto c = random_matrix(problem.c_elements(), 3);
+    const auto a = clgemm::random_matrix(problem.a_elements(), 1);
+    const auto b = clgemm::random_matrix(problem.b_elements(), 2);
+    const auto c = clgemm::random_matrix(problem.c_elements(), 3);
     std::vector<KernelRun> runs;
     bool all_passed = true;
     for (const auto& kernel : kernels) {

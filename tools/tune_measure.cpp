@@ -4,20 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <random>
 
 namespace clgemm::tune {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> v(elements);
-  for (auto& x : v) x = uniform(generator);
-  return v;
-}
 
 void check(cl_int status, const char* call) {
   if (status != CL_SUCCESS) throw OpenCLError(call, status);
@@ -58,9 +49,9 @@ double median(std::vector<double> values) {
 }
 
 Bench::Bench(Context& context, const GemmProblem& problem) : context_(context), problem_(problem) {
-  a_ = random_matrix(problem.a_elements(), 1);
-  b_ = random_matrix(problem.b_elements(), 2);
-  c_ = random_matrix(problem.c_elements(), 3);
+  a_ = clgemm::random_matrix(problem.a_elements(), 1);
+  b_ = clgemm::random_matrix(problem.b_elements(), 2);
+  c_ = clgemm::random_matrix(problem.c_elements(), 3);
   cl_int status = CL_SUCCESS;
   queue_ = clCreateCommandQueue(context.opencl_context(), context.opencl_device(), 0, &status);
   check(status, "clCreateCommandQueue");

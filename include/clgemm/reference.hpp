@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "clgemm/gemm.hpp"
 
@@ -26,6 +27,10 @@ struct Verification {
 // `sample_lines` evenly spread rows and as many columns are checked instead. Every element of
 // C's array outside the m x n result (before c_offset, the ldc padding) must be unchanged.
 // Layout, transposes and offsets are those of `problem`; the arrays start at index 0.
+// `elements` floats drawn uniformly from [-1, 1), the same for the same seed: the inputs the
+// tests, clgemm-run, clgemm-bench and clgemm-tune use.
+std::vector<float> random_matrix(std::size_t elements, unsigned seed);
+
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
                          const float* c_before, const float* c_after, double full_check_limit = 2e9,
                          std::size_t sample_lines = 64);
