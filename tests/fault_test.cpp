@@ -12,6 +12,7 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <thread>
 
 #include "kernel_source.hpp"

@@ -10,6 +10,7 @@
 //                        slow rungs (base, row, private) fast on a CPU device
 #include <cstdlib>
 #include <limits>
+#include <random>
 #include <sstream>
 
 #include "test_support.hpp"

@@ -3,6 +3,7 @@
 // -0) C is never read, so NaN and Inf already in C vanish, over repeated launches too.
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "test_support.hpp"
 
