@@ -8,7 +8,12 @@
 // Work-item (tx, ty) owns rows ty*4 + i4*WG_M*4 + {0..3} for i4 < BATCH_M/4, and columns
 // tx*4 + j4*WG_N*4 + {0..3}: the float4 reads of a warp are consecutive 16-byte words (B) or
 // the same word (A), free of bank conflicts, and stores to C coalesce in groups of four.
+//
+// It also computes the reduced precisions on any device (PRECISION, see tf32.clh): the
+// operands read from local memory are rounded to TF32 exactly as the tensor-core kernel
+// rounds them, and 3xtf32 adds the two cross products of high and low parts.
 #include "gemm_common.clh"
+#include "tf32.clh"
 
 #ifndef TILE_M
 #define TILE_M 128 // rows of C per work-group
@@ -98,10 +103,37 @@ UNROLL_LOOP
 UNROLL_LOOP
       for (int j4 = 0; j4 < BATCH_N / 4; ++j4)
         vstore4(LOCAL_FLOAT4(b_pages[page], k, (tx + j4 * WG_N) * 4), 0, b_reg + 4 * j4);
+#if PRECISION == PRECISION_FP32
 UNROLL_LOOP
       for (int i = 0; i < BATCH_M; ++i)
 UNROLL_LOOP
         for (int j = 0; j < BATCH_N; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
+#else
+      float a_high[BATCH_M], b_high[BATCH_N];
+UNROLL_LOOP
+      for (int i = 0; i < BATCH_M; ++i) a_high[i] = round_tf32(a_reg[i]);
+UNROLL_LOOP
+      for (int j = 0; j < BATCH_N; ++j) b_high[j] = round_tf32(b_reg[j]);
+#if PRECISION == PRECISION_3XTF32
+      // The small cross terms first, then the main product, as on the tensor cores.
+      float b_low[BATCH_N];
+UNROLL_LOOP
+      for (int j = 0; j < BATCH_N; ++j) b_low[j] = tf32_low_part(b_reg[j], b_high[j]);
+UNROLL_LOOP
+      for (int i = 0; i < BATCH_M; ++i) {
+        const float a_low = tf32_low_part(a_reg[i], a_high[i]);
+UNROLL_LOOP
+        for (int j = 0; j < BATCH_N; ++j) {
+          acc[i][j] = mad(a_low, b_high[j], acc[i][j]);
+          acc[i][j] = mad(a_high[i], b_low[j], acc[i][j]);
+        }
+      }
+#endif
+UNROLL_LOOP
+      for (int i = 0; i < BATCH_M; ++i)
+UNROLL_LOOP
+        for (int j = 0; j < BATCH_N; ++j) acc[i][j] = mad(a_high[i], b_high[j], acc[i][j]);
+#endif
     }
 
     // The other page was last read before the previous barrier, so it is free to overwrite.

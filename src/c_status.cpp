@@ -43,6 +43,7 @@ clgemm_status status_of(const Error& error, CallPath path) {
       if (arg == "queue") return CLGEMM_INVALID_QUEUE;
       if (arg == "context") return CLGEMM_INVALID_CL_CONTEXT;
       if (arg == "device") return CLGEMM_INVALID_CL_DEVICE;
+      if (arg == "precision") return CLGEMM_INVALID_PRECISION;
       return CLGEMM_INVALID_ARGUMENT;
     case ErrorCode::BufferTooSmall:
       if (arg == "A") return CLGEMM_BUFFER_A_TOO_SMALL;
@@ -63,6 +64,8 @@ clgemm_status status_of(const Error& error, CallPath path) {
       return CLGEMM_ALLOCATION_TOO_LARGE;
     case ErrorCode::OpenCLFailure:
       return CLGEMM_OPENCL_FAILURE;
+    case ErrorCode::UnsupportedPrecision:
+      return CLGEMM_UNSUPPORTED_PRECISION;
   }
   return CLGEMM_UNKNOWN_ERROR;
 }
@@ -169,6 +172,10 @@ extern "C" const char* clgemm_status_string(clgemm_status status) {
       return "out of host memory";
     case CLGEMM_UNKNOWN_ERROR:
       return "unknown error";
+    case CLGEMM_INVALID_PRECISION:
+      return "invalid precision (not CLGEMM_PRECISION_FP32, _TF32 or _3XTF32)";
+    case CLGEMM_UNSUPPORTED_PRECISION:
+      return "the kernel or device cannot compute the requested precision";
   }
   return "unrecognized status code";
 }

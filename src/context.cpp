@@ -1,5 +1,7 @@
 // The Context: opening a device (or adopting the caller's OpenCL context), and preparing
 // kernels for it. The two GEMM paths live in host_gemm.cpp and buffer_gemm.cpp.
+#include <algorithm>
+
 #include "clgemm/errors.hpp"
 #include "context_state.hpp"
 
@@ -15,6 +17,13 @@ const detail::KernelSource& Context::State::source(const std::string& file) {
   auto it = sources.find(file);
   if (it == sources.end()) it = sources.emplace(file, detail::load_kernel_source(file)).first;
   return it->second;
+}
+
+const detail::TensorCoreSupport& Context::State::tensor_core_support() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!tensor_cores)
+    tensor_cores = detail::probe_tensor_cores(context, selected.device, selected.limits);
+  return *tensor_cores;
 }
 
 cl::CommandQueue Context::State::acquire_queue() {
@@ -33,11 +42,13 @@ void Context::State::release_queue(cl::CommandQueue queue) {
 RunSettings Context::State::resolve_auto(const RunSettings& settings, const GemmProblem& problem,
                                          std::string& reason) {
   if (settings.kernel != "auto") return settings;
+  const bool tensor_cores =
+      settings.precision != Precision::FP32 && tensor_core_support().available;
   KernelChoice choice;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (!tuning) tuning = TuningDatabase::load_default();
-    choice = choose_kernel(*tuning, selected.limits, problem);
+    choice = choose_kernel(*tuning, selected.limits, problem, settings.precision, tensor_cores);
   }
   RunSettings resolved = settings;
   resolved.kernel = choice.kernel;
@@ -56,17 +67,44 @@ RunSettings Context::State::resolve_auto(const RunSettings& settings, const Gemm
   return resolved;
 }
 
+void Context::State::check_precision(const detail::KernelSpec& spec, Precision precision) {
+  const auto& name = spec.description.name;
+  const auto& modes = spec.description.precisions;
+  if (std::find(modes.begin(), modes.end(), precision) == modes.end()) {
+    std::string supported;
+    for (Precision p : modes) supported += (supported.empty() ? "" : ", ") + std::string(precision_name(p));
+    throw Error(ErrorCode::UnsupportedPrecision,
+                "kernel '" + name + "' computes " + supported + ", not " +
+                    precision_name(precision) + "; kernel 'auto' computes every precision",
+                "precision");
+  }
+  if (spec.description.needs_tensor_cores && !tensor_core_support().available)
+    throw Error(ErrorCode::UnsupportedPrecision,
+                "kernel '" + name + "' needs tensor cores, which device '" + selected.limits.name +
+                    "' does not offer: " + tensor_core_support().reason +
+                    "; kernel 'auto' or 'blocked' computes " + precision_name(precision) +
+                    " portably",
+                "kernel");
+}
+
 detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
                                                const detail::KernelCall* call) {
   detail::PreparedKernel prepared;
   prepared.spec = &detail::find_spec(settings.kernel);
+  check_precision(*prepared.spec, settings.precision);
+  prepared.precision = settings.precision;
+  if (settings.precision != Precision::FP32)
+    prepared.precision_path = prepared.spec->description.needs_tensor_cores
+                                  ? "tensor cores (mma.sync)"
+                                  : "portable (operands rounded to TF32, FMA products)";
   const auto& source = this->source(prepared.spec->description.file);
   DeviceLimits limits = selected.limits;
   // The kernel's own work-group limit (registers, local memory) is only known once it is
   // built; if the derived work-group exceeds it, derive again under that limit.
   for (int attempt = 0;; ++attempt) {
     prepared.options = resolve_options(settings.kernel, limits, settings.overrides);
-    prepared.build_options = detail::call_build_options(*prepared.spec, prepared.options, call);
+    prepared.build_options =
+        detail::call_build_options(*prepared.spec, prepared.options, call, settings.precision);
     prepared.built = programs.get(settings.kernel, prepared.spec->entry_point, source.text,
                                   source.hash, prepared.build_options, prepared.cached);
     const auto wg = prepared.spec->work_group(prepared.options);
@@ -91,6 +129,8 @@ GemmTiming describe(const std::string& kernel, const detail::PreparedKernel& pre
   timing.program_cached = prepared.cached;
   timing.program_from_disk_cache = prepared.built->from_disk_cache;
   timing.build_seconds = prepared.cached ? 0 : prepared.built->build_seconds;
+  timing.precision = prepared.precision;
+  timing.precision_path = prepared.precision_path;
   return timing;
 }
 
@@ -122,6 +162,9 @@ Context& Context::operator=(Context&&) noexcept = default;
 const DeviceLimits& Context::device() const {
   return state_->selected.limits;
 }
+bool Context::has_tensor_cores() {
+  return state_->tensor_core_support().available;
+}
 cl_context Context::opencl_context() const {
   return state_->context();
 }
@@ -129,10 +172,12 @@ cl_device_id Context::opencl_device() const {
   return state_->selected.device();
 }
 
-GemmTiming Context::build(const std::string& kernel, const KernelOptions& overrides) {
+GemmTiming Context::build(const std::string& kernel, const KernelOptions& overrides,
+                          Precision precision) {
   RunSettings settings;
   settings.kernel = kernel;
   settings.overrides = overrides;
+  settings.precision = precision;
   std::string reason;  // `auto` builds what it would run for a large square problem
   settings = state_->resolve_auto(settings, representative_problem("large"), reason);
   GemmTiming timing = describe(settings.kernel, state_->prepare(settings, nullptr));

@@ -17,6 +17,7 @@
 #include "kernel_source.hpp"
 #include "kernel_spec.hpp"
 #include "program_cache.hpp"
+#include "tensor_core_probe.hpp"
 
 namespace clgemm {
 
@@ -29,6 +30,8 @@ struct PreparedKernel {
   KernelOptions options;
   std::string build_options;
   bool cached = false;
+  Precision precision = Precision::FP32;
+  std::string precision_path = "fp32";  // see GemmTiming::precision_path
 };
 
 }  // namespace detail
@@ -41,10 +44,12 @@ struct Context::State {
   std::map<std::string, detail::KernelSource> sources;
   std::vector<cl::CommandQueue> idle_queues;
   std::optional<TuningDatabase> tuning;  // loaded on the first `auto` call
+  std::optional<detail::TensorCoreSupport> tensor_cores;  // probed on first use
 
   State(detail::SelectedDevice device, cl::Context opencl_context);
 
   const detail::KernelSource& source(const std::string& file);
+  const detail::TensorCoreSupport& tensor_core_support();
   // Each host-array call gets a queue of its own, so finish() waits for that call's work only.
   cl::CommandQueue acquire_queue();
   void release_queue(cl::CommandQueue queue);
@@ -52,6 +57,9 @@ struct Context::State {
   // stored in `reason`); other settings come back unchanged.
   RunSettings resolve_auto(const RunSettings& settings, const GemmProblem& problem,
                            std::string& reason);
+  // Throws Error(UnsupportedPrecision) when the kernel does not compute `precision`, or needs
+  // tensor cores this device lacks.
+  void check_precision(const detail::KernelSpec& spec, Precision precision);
   detail::PreparedKernel prepare(const RunSettings& settings, const detail::KernelCall* call);
 };
 

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include <CL/cl_ext.h>
+
 #include "clgemm/errors.hpp"
 
 namespace clgemm {
@@ -104,6 +106,14 @@ DeviceLimits query_limits(const cl::Platform& platform, const cl::Device& device
   d.base_address_align_bits = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>();
   d.host_unified_memory = device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() == CL_TRUE;
   d.extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+  if (d.extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
+    cl_uint major = 0, minor = 0;
+    if (clGetDeviceInfo(device(), CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                        nullptr) == CL_SUCCESS &&
+        clGetDeviceInfo(device(), CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
+                        nullptr) == CL_SUCCESS)
+      d.compute_capability = int(major * 10 + minor);
+  }
   // Trailing NULs and spaces appear in some drivers' strings.
   for (std::string* s : {&d.platform_name, &d.name, &d.vendor, &d.driver_version}) {
     while (!s->empty() && (s->back() == '\0' || s->back() == ' ')) s->pop_back();

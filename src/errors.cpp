@@ -23,6 +23,8 @@ const char* error_code_name(ErrorCode code) {
       return "kernel-source-not-found";
     case ErrorCode::BuildFailed:
       return "build-failed";
+    case ErrorCode::UnsupportedPrecision:
+      return "unsupported-precision";
     case ErrorCode::AllocationTooLarge:
       return "allocation-too-large";
     case ErrorCode::OpenCLFailure:

@@ -43,7 +43,7 @@ KernelCall row_major_call(const GemmProblem& p) {
 }
 
 std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
-                               const KernelCall* call) {
+                               const KernelCall* call, Precision precision) {
   std::string out = format_build_options(options);
   out += std::string(" -D TRANS_A=") + (call && call->a.transposed ? "1" : "0");
   out += std::string(" -D TRANS_B=") + (call && call->b.transposed ? "1" : "0");
@@ -56,6 +56,8 @@ std::string call_build_options(const KernelSpec& spec, const KernelOptions& opti
     out += std::string(" -D A_ALIGNED=") + (call && aligned(call->a) ? "1" : "0");
     out += std::string(" -D B_ALIGNED=") + (call && aligned(call->b) ? "1" : "0");
   }
+  if (spec.description.precisions.size() > 1 || spec.description.precisions[0] != Precision::FP32)
+    out += " -D PRECISION=" + std::to_string(int(precision));
   return out;
 }
 

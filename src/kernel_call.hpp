@@ -35,10 +35,11 @@ struct KernelCall {
 KernelCall row_major_call(const GemmProblem& problem);
 
 // "-D TRANS_A=.. -D TRANS_B=.." plus, for kernels that load vectors, whether every row start
-// of A and B is VEC-aligned (A_ALIGNED, B_ALIGNED). Without a call: the general case. The
-// operands' buffers and base alignments must be filled in.
+// of A and B is VEC-aligned (A_ALIGNED, B_ALIGNED), and for kernels with precision modes
+// "-D PRECISION=..". Without a call: the general case. The operands' buffers and base
+// alignments must be filled in.
 std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
-                               const KernelCall* call);
+                               const KernelCall* call, Precision precision);
 
 // Sets the kernel's arguments from the call and enqueues it with the spec's geometry.
 void enqueue_call(const cl::CommandQueue& queue, const cl::Program& program, const KernelSpec& spec,

@@ -309,6 +309,7 @@ KernelSpec blocked_spec() {
     o["UNROLL"] = 1;
     return o;
   };
+  s.description.precisions = {Precision::FP32, Precision::TF32, Precision::TF32x3};
   s.constraints.push_back({"BATCH_M % 4 == 0 (rows are read from local memory as float4)",
                            [](const KernelOptions& o) { return opt(o, "BATCH_M") % 4 == 0; }});
   s.constraints.push_back({"BATCH_N % 4 == 0 (columns are read from local memory as float4)",
@@ -316,13 +317,79 @@ KernelSpec blocked_spec() {
   return s;
 }
 
+// Floats of local memory one stage of tensorcore's pages takes, for the larger of the two
+// layouts an operand can have (rows along k: [x][k] pitch TILE_K + 4; else [k][x] pitch x + 8).
+long tensorcore_page_floats(long tile_x, long tile_k) {
+  return std::max(tile_x * (tile_k + 4), tile_k * (tile_x + 8));
+}
+
+KernelSpec tensorcore_spec() {
+  KernelSpec s;
+  s.description = {"tensorcore",
+                   "tensorcore.cl",
+                   "TF32 and 3xTF32 on NVIDIA tensor cores: mma.sync per warp tile, cp.async "
+                   "copies into STAGES local pages",
+                   {{"TILE_M", "rows of C per work-group"},
+                    {"TILE_N", "columns of C per work-group"},
+                    {"TILE_K", "depth of one slice, a multiple of 8"},
+                    {"WARP_M", "rows of C per warp, a multiple of 16"},
+                    {"WARP_N", "columns of C per warp, a multiple of 8"},
+                    {"STAGES", "local pages in flight", 2, 4},
+                    {"VEC", "floats per cp.async of an aligned operand (1 or 4)", 1, 4}}};
+  s.description.precisions = {Precision::TF32, Precision::TF32x3};
+  s.description.needs_tensor_cores = true;
+  s.entry_point = "gemm_tensorcore";
+  s.uses_alignment_hints = true;
+  auto threads = [](const KernelOptions& o) {
+    return std::size_t(opt(o, "TILE_M") / opt(o, "WARP_M") * (opt(o, "TILE_N") / opt(o, "WARP_N")) *
+                       32);
+  };
+  s.work_group = [threads](const KernelOptions& o) {
+    return std::array<std::size_t, 2>{threads(o), 1};
+  };
+  s.local_memory_bytes = [](const KernelOptions& o) {
+    const long k = opt(o, "TILE_K");
+    return std::size_t(opt(o, "STAGES") *
+                       (tensorcore_page_floats(opt(o, "TILE_M"), k) +
+                        tensorcore_page_floats(opt(o, "TILE_N"), k)) *
+                       4);
+  };
+  s.derive = [lm = s.local_memory_bytes](const DeviceLimits& d) {
+    // 8 warps of 64 x 32 over 128 x 128 tiles, 16 deep, two pages: 37 KiB of local memory.
+    KernelOptions o{{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"WARP_M", 64},
+                    {"WARP_N", 32},  {"STAGES", 2},   {"VEC", 4}};
+    if (lm(o) > d.local_memory_bytes) o["TILE_K"] = 8;
+    if (d.max_work_group_size < 256) o["TILE_M"] = 64;
+    return o;
+  };
+  s.constraints = {
+      {"TILE_K % 8 == 0", [](const KernelOptions& o) { return opt(o, "TILE_K") % 8 == 0; }},
+      {"WARP_M % 16 == 0", [](const KernelOptions& o) { return opt(o, "WARP_M") % 16 == 0; }},
+      {"WARP_N % 8 == 0", [](const KernelOptions& o) { return opt(o, "WARP_N") % 8 == 0; }},
+      {"TILE_M % WARP_M == 0",
+       [](const KernelOptions& o) { return opt(o, "TILE_M") % opt(o, "WARP_M") == 0; }},
+      {"TILE_N % WARP_N == 0",
+       [](const KernelOptions& o) { return opt(o, "TILE_N") % opt(o, "WARP_N") == 0; }},
+      {"VEC is 1 or 4",
+       [](const KernelOptions& o) { return opt(o, "VEC") == 1 || opt(o, "VEC") == 4; }},
+  };
+  s.geometry = [threads](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const std::size_t t = threads(o);
+    return LaunchGeometry{{groups(n, opt(o, "TILE_N")) * t, groups(m, opt(o, "TILE_M"))}, {t, 1}};
+  };
+  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return tiled_loads(m, n, k, opt(o, "TILE_M"), opt(o, "TILE_N"));
+  };
+  return s;
+}
+
 }  // namespace
 
 const std::vector<KernelSpec>& kernel_specs() {
-  // The ladder in order, then the production kernel.
-  static const std::vector<KernelSpec> specs = {base_spec(),   row_spec(),       private_spec(),
-                                                tile_spec(),   coarsened_spec(), vectorized_spec(),
-                                                blocked_spec()};
+  // The ladder in order, then the production kernels.
+  static const std::vector<KernelSpec> specs = {
+      base_spec(),       row_spec(),     private_spec(),    tile_spec(),
+      coarsened_spec(),  vectorized_spec(), blocked_spec(), tensorcore_spec()};
   return specs;
 }
 

@@ -49,6 +49,7 @@ TunedEntry entry_from_json(const nlohmann::json& j) {
   e.device = j.at("device").get<std::string>();
   e.platform = j.value("platform", "");
   e.shape_class = j.at("shape_class").get<std::string>();
+  e.precision = parse_precision(j.value("precision", "fp32"));
   e.kernel = j.at("kernel").get<std::string>();
   e.options = j.at("options").get<KernelOptions>();
   e.gflops = j.value("gflops", 0.0);
@@ -61,6 +62,7 @@ nlohmann::json entry_to_json(const TunedEntry& e) {
   return {{"device", e.device},
           {"platform", e.platform},
           {"shape_class", e.shape_class},
+          {"precision", precision_name(e.precision)},
           {"kernel", e.kernel},
           {"options", e.options},
           {"gflops", e.gflops},
@@ -71,7 +73,8 @@ nlohmann::json entry_to_json(const TunedEntry& e) {
 }
 
 bool same_key(const TunedEntry& a, const TunedEntry& b) {
-  return a.device == b.device && a.platform == b.platform && a.shape_class == b.shape_class;
+  return a.device == b.device && a.platform == b.platform && a.shape_class == b.shape_class &&
+         a.precision == b.precision;
 }
 
 std::string env_or_empty(const char* name) {
@@ -146,10 +149,11 @@ void TuningDatabase::overlay(const TuningDatabase& other) {
 }
 
 std::optional<TunedEntry> TuningDatabase::find(const DeviceLimits& device,
-                                               const std::string& shape_class) const {
+                                               const std::string& shape_class,
+                                               Precision precision) const {
   for (const auto& e : entries_)
     if (e.device == device.name && e.platform == device.platform_name &&
-        e.shape_class == shape_class)
+        e.shape_class == shape_class && e.precision == precision)
       return e;
   return std::nullopt;
 }
@@ -157,8 +161,8 @@ std::optional<TunedEntry> TuningDatabase::find(const DeviceLimits& device,
 void TuningDatabase::save(const std::string& path) const {
   auto sorted = entries_;
   std::sort(sorted.begin(), sorted.end(), [](const TunedEntry& a, const TunedEntry& b) {
-    return std::tie(a.device, a.platform, a.shape_class) <
-           std::tie(b.device, b.platform, b.shape_class);
+    return std::tie(a.device, a.platform, a.shape_class, a.precision) <
+           std::tie(b.device, b.platform, b.shape_class, b.precision);
   });
   nlohmann::json j = {{"format", 1}, {"entries", nlohmann::json::array()}};
   for (const auto& e : sorted) j["entries"].push_back(entry_to_json(e));
@@ -175,8 +179,17 @@ void TuningDatabase::save(const std::string& path) const {
   fs::rename(temporary, path);
 }
 
+namespace {
+
+bool computes(const std::string& kernel, Precision precision) {
+  const auto& modes = find_kernel(kernel).precisions;
+  return std::find(modes.begin(), modes.end(), precision) != modes.end();
+}
+
+}  // namespace
+
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
-                           const GemmProblem& problem) {
+                           const GemmProblem& problem, Precision precision, bool tensor_cores) {
   const std::string cls = shape_class(problem);
   auto describe = [&](const TunedEntry& e, const std::string& why) {
     char measured[96];
@@ -184,17 +197,26 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                   (long long)e.m, (long long)e.n, (long long)e.k);
     return why + " (" + measured + (e.tuned.empty() ? "" : ", tuned " + e.tuned) + ")";
   };
-  if (const auto entry = database.find(device, cls))
-    return {entry->kernel, entry->options,
-            describe(*entry, "tuned entry for shape class '" + cls + "' on this device")};
-  if (const auto entry = database.find(device, "large"))
-    return {entry->kernel, entry->options,
-            describe(*entry, "no entry for shape class '" + cls +
-                                 "' on this device; using its 'large' entry")};
-  return {"blocked",
+  // Tensor cores are used only for a reduced precision the caller asked for. Elsewhere the
+  // reduced precisions run on the FP32 kernels' tuned parameters (they round the operands and
+  // multiply like FP32), so those entries are looked up under fp32.
+  const bool on_tensor_cores = precision != Precision::FP32 && tensor_cores;
+  const Precision tuned_as = on_tensor_cores ? precision : Precision::FP32;
+  const std::string mode = std::string(precision_name(tuned_as));
+  for (const std::string& look_in : {cls, std::string("large")}) {
+    const auto entry = database.find(device, look_in, tuned_as);
+    if (!entry || !computes(entry->kernel, precision)) continue;
+    const std::string why =
+        look_in == cls ? "tuned " + mode + " entry for shape class '" + cls + "' on this device"
+                       : "no " + mode + " entry for shape class '" + cls +
+                             "' on this device; using its 'large' entry";
+    return {entry->kernel, entry->options, describe(*entry, why)};
+  }
+  const std::string kernel = on_tensor_cores ? "tensorcore" : "blocked";
+  return {kernel,
           {},
-          "no tuning entry for device '" + device.name +
-              "': blocked with parameters derived from the device limits"};
+          "no " + mode + " tuning entry for device '" + device.name + "': " + kernel +
+              " with parameters derived from the device limits"};
 }
 
 }  // namespace clgemm

@@ -15,6 +15,7 @@ namespace {
 
 struct Arguments {
   std::string kernel = "auto";
+  std::string precision = "fp32";
   std::int64_t m = 0, n = 1024, k = 0;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
   float alpha = 1.0f, beta = 0.0f;
@@ -77,6 +78,7 @@ KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
   clgemm::RunSettings settings;
   settings.kernel = kernel;
   settings.overrides = parse_defines(args.defines);
+  settings.precision = clgemm::parse_precision(args.precision);
   settings.warmup_runs = args.warmup;
   settings.timed_runs = args.reps > 0 ? args.reps : 1;
   std::vector<float> c = c_initial;
@@ -92,7 +94,8 @@ KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
   }
   run.stats = statistics(run.timing.run_seconds);
   if (args.verify) {
-    run.verification = clgemm::verify_gemm(problem, a.data(), b.data(), c_initial.data(), c.data());
+    run.verification = clgemm::verify_gemm(problem, a.data(), b.data(), c_initial.data(), c.data(),
+                                           2e9, 64, settings.precision);
     run.verified = true;
   }
   return run;
@@ -111,6 +114,8 @@ nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmPro
       {"platform", device.platform_name},
       {"kernel", run.timing.kernel},
       {"kernel_choice", run.timing.kernel_choice},
+      {"precision", clgemm::precision_name(run.timing.precision)},
+      {"precision_path", run.timing.precision_path},
       {"options", run.timing.options},
       {"build_options", run.timing.build_options},
       {"m", problem.m},
@@ -159,6 +164,8 @@ void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
   const auto& t = run.timing;
   std::cout << "kernel:    " << t.kernel << "\n";
   if (!t.kernel_choice.empty()) std::cout << "choice:    " << t.kernel_choice << "\n";
+  std::cout << "precision: " << clgemm::precision_name(t.precision) << ", " << t.precision_path
+            << "\n";
   std::cout << "options:   " << t.build_options << "\n"
             << "build:     " << milliseconds(run.build.build_seconds) << " ("
             << build_origin(run.build) << ")\n"
@@ -228,6 +235,11 @@ int main(int argc, char** argv) {
   app.add_option("--reps", args.reps, "timed runs (default: enough for about one second, 3 to 50)");
   app.add_option("--warmup", args.warmup, "untimed runs first")->capture_default_str();
   app.add_option("-D,--define", args.defines, "override a kernel parameter, e.g. -D TILE=8");
+  app.add_option("--precision", args.precision,
+                 "fp32, tf32 (operands rounded to TF32) or 3xtf32 (three TF32 products, FP32 "
+                 "accuracy); tensor cores where the device has them")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fp32", "tf32", "3xtf32"}));
   app.add_option("--platform", args.platform,
                  "platform index or name substring (default: $CLGEMM_PLATFORM)");
   app.add_option("--device", args.device,
@@ -256,9 +268,18 @@ int main(int argc, char** argv) {
     problem.beta = args.beta;
     clgemm::validate_problem(problem);
 
+    clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
+    const auto& device = context.device();
     std::vector<std::string> kernels;
     if (args.kernel == "all") {
-      for (const auto& k : clgemm::kernel_catalog()) kernels.push_back(k.name);
+      // Every kernel that computes the precision on this device.
+      const auto precision = clgemm::parse_precision(args.precision);
+      for (const auto& k : clgemm::kernel_catalog()) {
+        const bool computes = std::find(k.precisions.begin(), k.precisions.end(), precision) !=
+                              k.precisions.end();
+        if (computes && (!k.needs_tensor_cores || context.has_tensor_cores()))
+          kernels.push_back(k.name);
+      }
       if (!args.defines.empty())
         throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
                             "--define applies to one kernel; it cannot be used with --kernel all");
@@ -266,8 +287,6 @@ int main(int argc, char** argv) {
       kernels.push_back(args.kernel == "auto" ? "auto" : clgemm::find_kernel(args.kernel).name);
     }
 
-    clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
-    const auto& device = context.device();
     if (!args.json) {
       std::cout << "device:    " << device.name << " [" << clgemm::device_type_name(device.type)
                 << "] on '" << device.platform_name << "', " << device.compute_units

@@ -62,7 +62,9 @@ typedef enum clgemm_status {
   CLGEMM_ALLOCATION_TOO_LARGE = 29, /* above CL_DEVICE_MAX_MEM_ALLOC_SIZE or device memory */
   CLGEMM_OPENCL_FAILURE = 30,       /* an OpenCL call failed at run time */
   CLGEMM_OUT_OF_HOST_MEMORY = 31,
-  CLGEMM_UNKNOWN_ERROR = 32
+  CLGEMM_UNKNOWN_ERROR = 32,
+  CLGEMM_INVALID_PRECISION = 33,    /* not one of the clgemm_precision values */
+  CLGEMM_UNSUPPORTED_PRECISION = 34 /* the chosen kernel cannot compute that precision */
 } clgemm_status;
 
 /* A device and the programs built for it. A context may be used from several threads at once;

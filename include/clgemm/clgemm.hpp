@@ -5,5 +5,6 @@
 #include "clgemm/errors.hpp"
 #include "clgemm/gemm.hpp"
 #include "clgemm/kernels.hpp"
+#include "clgemm/precision.hpp"
 #include "clgemm/reference.hpp"
 #include "clgemm/tuning.hpp"

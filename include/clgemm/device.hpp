@@ -26,6 +26,7 @@ struct DeviceLimits {
   std::size_t global_memory_bytes = std::size_t(1) << 32;
   std::size_t base_address_align_bits = 1024;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN
   bool host_unified_memory = false;            // CL_DEVICE_HOST_UNIFIED_MEMORY (CPUs, iGPUs)
+  int compute_capability = 0;  // NVIDIA: major * 10 + minor (cl_nv_device_attribute_query); else 0
   std::string extensions;
 };
 

@@ -20,6 +20,7 @@ enum class ErrorCode {
   BuildFailed,              // the OpenCL compiler rejected the kernel
   AllocationTooLarge,       // a buffer exceeds what the device can allocate
   OpenCLFailure,            // an OpenCL call failed at run time
+  UnsupportedPrecision,     // the kernel or the device cannot compute the requested precision
 };
 
 // A short stable name for a code, e.g. "invalid-leading-dimension".

@@ -18,6 +18,7 @@
 
 #include "clgemm/device.hpp"
 #include "clgemm/kernels.hpp"
+#include "clgemm/precision.hpp"
 
 namespace clgemm {
 
@@ -65,6 +66,7 @@ struct RunSettings {
   // the problem's shape class (see clgemm/tuning.hpp), derived parameters where it has none.
   std::string kernel = "auto";
   KernelOptions overrides;  // replaces derived parameters, e.g. {{"TILE", 8}}
+  Precision precision = Precision::FP32;
   int warmup_runs = 0;      // untimed launches before the timed ones
   int timed_runs = 1;       // timed launches; C holds the result of one launch
 };
@@ -72,6 +74,10 @@ struct RunSettings {
 struct GemmTiming {
   std::string kernel;                    // the kernel that ran (never "auto")
   std::string kernel_choice;             // for "auto": what was chosen and why
+  Precision precision = Precision::FP32;
+  // How the precision was computed: "fp32", "tensor cores" (mma.sync) or "portable" (operands
+  // rounded like the tensor-core path, products by FMA).
+  std::string precision_path = "fp32";
   KernelOptions options;                 // the parameters the kernel was built with
   std::string build_options;             // the full option string given to the compiler
   double build_seconds = 0;              // 0 when the program was already built in this context
@@ -96,10 +102,15 @@ class Context {
   Context& operator=(Context&&) noexcept;
 
   const DeviceLimits& device() const;
+  // Whether TF32 and TF32x3 run on tensor cores here: an NVIDIA device of compute capability
+  // 8.0 or newer on which a probe kernel using mma.sync built and computed the right product
+  // (checked once per device and process).
+  bool has_tensor_cores();
 
   // Builds the kernel (or finds it in this context's cache) and returns the parameters it was
   // built with; sgemm() does this itself, so calling it first only separates the build time.
-  GemmTiming build(const std::string& kernel, const KernelOptions& overrides = {});
+  GemmTiming build(const std::string& kernel, const KernelOptions& overrides = {},
+                   Precision precision = Precision::FP32);
 
   // Computes C = alpha * A * B + beta * C. `a`, `b` and `c` hold problem.a_elements(),
   // b_elements() and c_elements() floats. C is written only when the whole call succeeds;
@@ -110,7 +121,8 @@ class Context {
   // Enqueues C = alpha * op(A) * op(B) + beta * C on buffers of this context, on `queue` (of
   // this context and device), without waiting: `event`, when given, receives the kernel's
   // event (the caller releases it). The buffers must hold problem.a_elements() etc. floats;
-  // offsets count from each buffer's start. Only settings.kernel and overrides are used.
+  // offsets count from each buffer's start. Only settings.kernel, overrides and precision are
+  // used.
   void sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c, cl_command_queue queue,
              cl_event* event = nullptr, const RunSettings& settings = {});
 

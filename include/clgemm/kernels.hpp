@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "clgemm/device.hpp"
+#include "clgemm/precision.hpp"
 
 namespace clgemm {
 
@@ -26,6 +27,8 @@ struct KernelDescription {
   std::string file;     // source file under the kernel directory, e.g. "tile.cl"
   std::string summary;  // one line on the idea the kernel teaches
   std::vector<KernelParameter> parameters;
+  std::vector<Precision> precisions = {Precision::FP32};  // the modes it computes
+  bool needs_tensor_cores = false;  // built only where Context::has_tensor_cores()
 };
 
 // Every kernel, in ladder order (base first).

@@ -23,7 +23,7 @@ struct Verification {
 // each element scales with the magnitudes that went into it:
 //   |error| <= gamma(K) * (|alpha| * sum_k |a_ik * b_kj| + |beta * c_ij|) + tiny,
 // with gamma(K) = (min(K, 16 sqrt K) + 4) * FLT_EPSILON, the rounding-error growth of float
-// accumulation. When the full check would take more than `full_check_limit` multiply-adds,
+// accumulation (widened for the reduced precisions, see gemm_error_bound). When the full check would take more than `full_check_limit` multiply-adds,
 // `sample_lines` evenly spread rows and as many columns are checked instead. Every element of
 // C's array outside the m x n result (before c_offset, the ldc padding) must be unchanged.
 // Layout, transposes and offsets are those of `problem`; the arrays start at index 0.
@@ -33,6 +33,10 @@ std::vector<float> random_matrix(std::size_t elements, unsigned seed);
 
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
                          const float* c_before, const float* c_after, double full_check_limit = 2e9,
-                         std::size_t sample_lines = 64);
+                         std::size_t sample_lines = 64, Precision precision = Precision::FP32);
+
+// The gamma of the tolerance above for a K-long dot product in this precision: the FP32
+// accumulation bound, plus 2^-10 for TF32 operands and 2^-21 for 3xTF32 ones.
+double gemm_error_bound(std::int64_t k, Precision precision);
 
 }  // namespace clgemm

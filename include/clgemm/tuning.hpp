@@ -32,6 +32,7 @@ struct TunedEntry {
   std::string device;    // CL_DEVICE_NAME
   std::string platform;  // CL_PLATFORM_NAME
   std::string shape_class;
+  Precision precision = Precision::FP32;  // "precision" in the file, "fp32" when absent
   std::string kernel;
   KernelOptions options;
   double gflops = 0;                 // measured on the representative problem
@@ -48,11 +49,12 @@ class TuningDatabase {
   static std::string user_file_path();
   static std::string shipped_directory();  // share/clgemm/tuning, found like the kernels
 
-  // Adds or replaces the entry for (device, platform, shape class).
+  // Adds or replaces the entry for (device, platform, shape class, precision).
   void put(const TunedEntry& entry);
   // Entries from `other` replace this database's entries for the same key.
   void overlay(const TuningDatabase& other);
-  std::optional<TunedEntry> find(const DeviceLimits& device, const std::string& shape_class) const;
+  std::optional<TunedEntry> find(const DeviceLimits& device, const std::string& shape_class,
+                                 Precision precision = Precision::FP32) const;
   const std::vector<TunedEntry>& entries() const { return entries_; }
   void save(const std::string& path) const;
 
@@ -60,13 +62,17 @@ class TuningDatabase {
   std::vector<TunedEntry> entries_;
 };
 
-// What `auto` runs for a problem on a device, and why.
+// What `auto` runs for a problem on a device, and why: the entry for the problem's shape
+// class, else the device's 'large' entry, else derived parameters. FP32 never runs on tensor
+// cores. TF32 and 3xTF32 use the tensorcore entries of that precision where `tensor_cores`,
+// and otherwise the fp32 entries of a kernel that computes the precision portably (blocked).
 struct KernelChoice {
   std::string kernel;
   KernelOptions overrides;  // empty: the parameters derived from the device
   std::string reason;
 };
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
-                           const GemmProblem& problem);
+                           const GemmProblem& problem, Precision precision = Precision::FP32,
+                           bool tensor_cores = false);
 
 }  // namespace clgemm
