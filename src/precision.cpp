@@ -1,6 +1,10 @@
 // Names of the precision modes, for the CLI, the tuning database and error messages.
 #include "clgemm/precision.hpp"
 
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
 #include "clgemm/errors.hpp"
 
 namespace clgemm {
@@ -12,6 +16,15 @@ const char* precision_name(Precision precision) {
     case Precision::TF32x3: return "3xtf32";
   }
   return "unknown";
+}
+
+float round_to_tf32(float x) {
+  if (std::isnan(x)) return x;
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  bits = (bits + 0x1000u) & 0xffffe000u;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
 }
 
 Precision parse_precision(const std::string& name) {

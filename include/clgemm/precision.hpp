@@ -19,4 +19,8 @@ const char* precision_name(Precision precision);
 // The inverse of precision_name; throws Error(InvalidArgument) naming the valid values.
 Precision parse_precision(const std::string& name);
 
+// x rounded to TF32 as the kernels round it: to nearest on the 13 low mantissa bits, ties away
+// from zero, overflow to infinity, NaN unchanged. Lets a caller emulate the TF32 modes.
+float round_to_tf32(float x);
+
 }  // namespace clgemm
