@@ -115,7 +115,9 @@ UNROLL_LOOP
 UNROLL_LOOP
       for (int j = 0; j < BATCH_N; ++j) b_high[j] = round_tf32(b_reg[j]);
 #if PRECISION == PRECISION_3XTF32
-      // The small cross terms first, then the main product, as on the tensor cores.
+      // a*b as hi*hi + (hi*lo + lo*hi): the cross terms are summed at the product's scale and
+      // enter the accumulator with the main product, so the accumulator is rounded once per
+      // step as in fp32 (three separate accumulations would round it three times).
       float b_low[BATCH_N];
 UNROLL_LOOP
       for (int j = 0; j < BATCH_N; ++j) b_low[j] = tf32_low_part(b_reg[j], b_high[j]);
@@ -124,15 +126,16 @@ UNROLL_LOOP
         const float a_low = tf32_low_part(a_reg[i], a_high[i]);
 UNROLL_LOOP
         for (int j = 0; j < BATCH_N; ++j) {
-          acc[i][j] = mad(a_low, b_high[j], acc[i][j]);
-          acc[i][j] = mad(a_high[i], b_low[j], acc[i][j]);
+          const float cross = fma(a_low, b_high[j], a_high[i] * b_low[j]);
+          acc[i][j] += fma(a_high[i], b_high[j], cross);
         }
       }
-#endif
+#else
 UNROLL_LOOP
       for (int i = 0; i < BATCH_M; ++i)
 UNROLL_LOOP
         for (int j = 0; j < BATCH_N; ++j) acc[i][j] = mad(a_high[i], b_high[j], acc[i][j]);
+#endif
 #endif
     }
 
