@@ -8,8 +8,8 @@
 // mma.sync.m16n8k8 (four floats per lane). TILE_K-deep slices of A and B go from global to
 // local memory with cp.async, without a detour through registers, into STAGES pages: the
 // copies of the next slices run while the tensor cores work on this one. The pages keep each
-// operand in the order it has in global memory, padded so that the lanes' fragment reads fall
-// on 32 different banks.
+// operand in the order it has in global memory, swizzled rather than padded so that three
+// 128 x 128 x 16 stages fit in the 48 KiB a work-group gets.
 #include "gemm_common.clh"
 
 #ifndef PRECISION
@@ -19,22 +19,22 @@
 #include "ptx.clh"
 
 #ifndef TILE_M
-#define TILE_M 128 // rows of C per work-group
+#define TILE_M 128 // rows of C per work-group, a multiple of 32
 #endif
 #ifndef TILE_N
-#define TILE_N 128 // columns of C per work-group
+#define TILE_N 128 // columns of C per work-group, a multiple of 32
 #endif
 #ifndef TILE_K
-#define TILE_K 16 // depth of one slice, a multiple of 8
+#define TILE_K 16 // depth of one slice: 8, 16 or 32
 #endif
 #ifndef WARP_M
 #define WARP_M 64 // rows of C per warp, a multiple of 16
 #endif
 #ifndef WARP_N
-#define WARP_N 32 // columns of C per warp, a multiple of 8
+#define WARP_N 64 // columns of C per warp, a multiple of 8
 #endif
 #ifndef STAGES
-#define STAGES 2 // local pages in flight: 2, 3 or 4
+#define STAGES 3 // local pages in flight: 2, 3 or 4
 #endif
 #ifndef VEC
 #define VEC 4 // floats per cp.async of an aligned operand: 1 or 4
@@ -54,26 +54,35 @@
 #define A_CHUNK (A_ALIGNED ? VEC : 1) // floats per copy of A
 #define B_CHUNK (B_ALIGNED ? VEC : 1)
 
-// Local pages. An operand whose rows run along k is kept [x][k] with a pitch of TILE_K + 4,
-// one whose rows run along m or n is kept [k][x] with a pitch of TILE_x + 8: either way the
-// 32 lanes of a fragment read (row g = lane / 4, column t = lane % 4) hit distinct banks.
-#if TRANS_A
-#define A_PITCH (TILE_M + 8)
-#define A_PAGE (TILE_K * A_PITCH)
-#define A_LOCAL(m, k) ((k) * A_PITCH + (m))
+// Local pages, unpadded, in 16-byte chunks of 4 floats whose order within each row is
+// permuted (XOR "swizzle") so that the lanes of a fragment read hit 32 different banks. An
+// operand whose rows run along k in global memory keeps them in the page ([x][k], rows of
+// TILE_K floats, read with ldmatrix: 8 rows of one chunk column must fall in 8 different
+// 4-bank groups); one whose rows run along m or n is kept [k][x] (rows of TILE_x floats, read
+// one float per lane at rows k + t, columns x + g).
+#if TILE_K == 8
+#define K_ROW_SWIZZLE(x) (((x) >> 2) & 1)
+#elif TILE_K == 16
+#define K_ROW_SWIZZLE(x) (((x) >> 1) & 3)
 #else
-#define A_PITCH (TILE_K + 4)
-#define A_PAGE (TILE_M * A_PITCH)
-#define A_LOCAL(m, k) ((m) * A_PITCH + (k))
+#define K_ROW_SWIZZLE(x) ((x) & 7)
+#endif
+// Element (x, k) of a [x][k] page and element (k, x) of a [k][x] page `width` floats wide.
+#define ALONG_K_INDEX(x, k) ((x) * TILE_K + ((((k) >> 2) ^ K_ROW_SWIZZLE(x)) << 2) + ((k) & 3))
+#define ALONG_X_INDEX(k, x, width) \
+  ((k) * (width) + ((((x) >> 2) ^ (((k) & 3) << 1)) << 2) + ((x) & 3))
+
+#define A_PAGE (TILE_M * TILE_K)
+#define B_PAGE (TILE_K * TILE_N)
+#if TRANS_A
+#define A_LOCAL(m, k) ALONG_X_INDEX(k, m, TILE_M)
+#else
+#define A_LOCAL(m, k) ALONG_K_INDEX(m, k)
 #endif
 #if TRANS_B
-#define B_PITCH (TILE_K + 4)
-#define B_PAGE (TILE_N * B_PITCH)
-#define B_LOCAL(k, n) ((n) * B_PITCH + (k))
+#define B_LOCAL(k, n) ALONG_K_INDEX(n, k)
 #else
-#define B_PITCH (TILE_N + 8)
-#define B_PAGE (TILE_K * B_PITCH)
-#define B_LOCAL(k, n) ((k) * B_PITCH + (n))
+#define B_LOCAL(k, n) ALONG_X_INDEX(k, n, TILE_N)
 #endif
 
 // Waits until at most STAGES - 2 groups of copies of this work-item are still in flight.
@@ -88,30 +97,73 @@
 #endif
 
 // Copies a tile of `lines` rows of `along` floats, whose element (l, a) is
-// src[(line0 + l) * ld + along0 + a], into a page of the given pitch; elements past
-// line_limit or along_limit become zero.
-inline void copy_tile(__local float *page, const int pitch, __global const float *src,
+// src[(line0 + l) * ld + along0 + a], into a page ([x][k] when rows_along_k, else [k][x]);
+// elements past line_limit or along_limit become zero.
+inline void copy_tile(__local float *page, const bool rows_along_k, __global const float *src,
                       const int ld, const int lines, const int along, const int line0,
                       const int along0, const int line_limit, const int along_limit,
                       const int chunk, const int tid) {
   const int chunks_per_line = along / chunk;
+  const int chunks = lines * chunks_per_line;
 #pragma unroll
-  for (int c = tid; c < lines * chunks_per_line; c += THREADS) {
+  for (int round = 0; round < (chunks + THREADS - 1) / THREADS; ++round) {
+    const int c = tid + round * THREADS;
+    if (c >= chunks) break;
     const int line = c / chunks_per_line;
     const int at = (c % chunks_per_line) * chunk;
     const int global_line = line0 + line, global_at = along0 + at;
     const int valid =
         global_line < line_limit ? clamp(along_limit - global_at, 0, chunk) : 0;
     __global const float *from = valid ? src + (size_t)global_line * ld + global_at : src;
-    copy_async(page + line * pitch + at, from, chunk, valid);
+    const int to = rows_along_k ? ALONG_K_INDEX(line, at) : ALONG_X_INDEX(line, at, along);
+    copy_async(page + to, from, chunk, valid);
   }
+}
+
+// This lane's four values of the 16 x 8 block of A at rows m0.., columns k0.. of a page:
+// (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4). Rows of A along k are read with ldmatrix.
+inline void load_a_fragment(float *a, __local const float *page, const int m0, const int k0,
+                            const int lane) {
+#if TRANS_A
+  const int g = lane / 4, t = lane % 4;
+  a[0] = page[A_LOCAL(m0 + g, k0 + t)];
+  a[1] = page[A_LOCAL(m0 + g + 8, k0 + t)];
+  a[2] = page[A_LOCAL(m0 + g, k0 + t + 4)];
+  a[3] = page[A_LOCAL(m0 + g + 8, k0 + t + 4)];
+#else
+  const int block = lane / 8; // block q: rows + 8 (q & 1), columns + 4 (q >> 1)
+  uint words[4];
+  load_matrix_x4(words, page + A_LOCAL(m0 + lane % 8 + (block & 1) * 8, k0 + (block >> 1) * 4));
+  for (int e = 0; e < 4; ++e) a[e] = as_float(words[e]);
+#endif
+}
+
+// This lane's two values of the 8 x 8 block of B at rows k0.., columns n0..: (t, g), (t + 4, g).
+inline void load_b_fragment(float *b, __local const float *page, const int n0, const int k0,
+                            const int lane) {
+#if TRANS_B
+  uint words[2];
+  load_matrix_x2(words, page + B_LOCAL(k0 + ((lane / 8) & 1) * 4, n0 + lane % 8));
+  b[0] = as_float(words[0]);
+  b[1] = as_float(words[1]);
+#else
+  const int g = lane / 4, t = lane % 4;
+  b[0] = page[B_LOCAL(k0 + t, n0 + g)];
+  b[1] = page[B_LOCAL(k0 + t + 4, n0 + g)];
+#endif
+}
+
+// Replaces x by its TF32 high part and stores the TF32 low part, x - high rounded.
+inline void split_tf32(float *x, float *low) {
+  const float high = as_float(as_uint(cvt_tf32(*x)) & 0xffffe000u);
+  *low = cvt_tf32(*x - high);
+  *x = high;
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorcore(
     GEMM_PARAMETERS) {
   const int tid = get_local_id(0);
   const int lane = tid % 32, warp = tid / 32;
-  const int g = lane / 4, t = lane % 4; // the fragment coordinates of this lane
   const int warp_row = (warp / WARPS_N) * WARP_M;
   const int warp_col = (warp % WARPS_N) * WARP_N;
   const int col0 = get_group_id(0) * TILE_N;
@@ -135,17 +187,17 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
 // Starts the copies of slice `s` (k from s * TILE_K) into page s % STAGES.
 #if TRANS_A
 #define COPY_A(page, k0) \
-  copy_tile(page, A_PITCH, A, lda, TILE_K, TILE_M, k0, row0, K, M, A_CHUNK, tid)
+  copy_tile(page, false, A, lda, TILE_K, TILE_M, k0, row0, K, M, A_CHUNK, tid)
 #else
 #define COPY_A(page, k0) \
-  copy_tile(page, A_PITCH, A, lda, TILE_M, TILE_K, row0, k0, M, K, A_CHUNK, tid)
+  copy_tile(page, true, A, lda, TILE_M, TILE_K, row0, k0, M, K, A_CHUNK, tid)
 #endif
 #if TRANS_B
 #define COPY_B(page, k0) \
-  copy_tile(page, B_PITCH, B, ldb, TILE_N, TILE_K, col0, k0, N, K, B_CHUNK, tid)
+  copy_tile(page, true, B, ldb, TILE_N, TILE_K, col0, k0, N, K, B_CHUNK, tid)
 #else
 #define COPY_B(page, k0) \
-  copy_tile(page, B_PITCH, B, ldb, TILE_K, TILE_N, k0, col0, K, N, B_CHUNK, tid)
+  copy_tile(page, false, B, ldb, TILE_K, TILE_N, k0, col0, K, N, B_CHUNK, tid)
 #endif
 #define COPY_SLICE(s)                                                   \
   COPY_A(a_pages + ((s) % STAGES) * A_PAGE, (s) * TILE_K);               \
@@ -174,38 +226,20 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
     for (int kk = 0; kk < TILE_K; kk += 8) {
       float a[M_TILES][4], b[N_TILES][2];
 #pragma unroll
-      for (int i = 0; i < M_TILES; ++i) {
-        const int m = warp_row + i * 16 + g;
-        a[i][0] = round_tf32(a_page[A_LOCAL(m, kk + t)]);
-        a[i][1] = round_tf32(a_page[A_LOCAL(m + 8, kk + t)]);
-        a[i][2] = round_tf32(a_page[A_LOCAL(m, kk + t + 4)]);
-        a[i][3] = round_tf32(a_page[A_LOCAL(m + 8, kk + t + 4)]);
-      }
+      for (int i = 0; i < M_TILES; ++i) load_a_fragment(a[i], a_page, warp_row + i * 16, kk, lane);
 #pragma unroll
-      for (int j = 0; j < N_TILES; ++j) {
-        const int n = warp_col + j * 8 + g;
-        b[j][0] = round_tf32(b_page[B_LOCAL(kk + t, n)]);
-        b[j][1] = round_tf32(b_page[B_LOCAL(kk + t + 4, n)]);
-      }
+      for (int j = 0; j < N_TILES; ++j) load_b_fragment(b[j], b_page, warp_col + j * 8, kk, lane);
 #if PRECISION == PRECISION_3XTF32
-      // The low parts: what rounding took off each operand, itself rounded to TF32.
+      // Each operand as high + low TF32 parts; the small cross terms go in first.
       float a_low[M_TILES][4], b_low[N_TILES][2];
 #pragma unroll
       for (int i = 0; i < M_TILES; ++i)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int m = warp_row + i * 16 + g + (e & 1) * 8;
-          const int k = kk + t + (e >> 1) * 4;
-          a_low[i][e] = tf32_low_part(a_page[A_LOCAL(m, k)], a[i][e]);
-        }
+        for (int e = 0; e < 4; ++e) split_tf32(&a[i][e], &a_low[i][e]);
 #pragma unroll
       for (int j = 0; j < N_TILES; ++j)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const int n = warp_col + j * 8 + g;
-          b_low[j][e] = tf32_low_part(b_page[B_LOCAL(kk + t + e * 4, n)], b[j][e]);
-        }
-      // Small terms first, then the main product.
+        for (int e = 0; e < 2; ++e) split_tf32(&b[j][e], &b_low[j][e]);
 #pragma unroll
       for (int i = 0; i < M_TILES; ++i)
 #pragma unroll
@@ -213,6 +247,15 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
           mma_16x8x8(acc[i][j], a_low[i], b[j]);
           mma_16x8x8(acc[i][j], a[i], b_low[j]);
         }
+#else
+#pragma unroll
+      for (int i = 0; i < M_TILES; ++i)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) a[i][e] = cvt_tf32(a[i][e]);
+#pragma unroll
+      for (int j = 0; j < N_TILES; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) b[j][e] = cvt_tf32(b[j][e]);
 #endif
 #pragma unroll
       for (int i = 0; i < M_TILES; ++i)
@@ -222,6 +265,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
   }
 
   // Lane (g, t) holds rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
+  const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int i = 0; i < M_TILES; ++i)
 #pragma unroll

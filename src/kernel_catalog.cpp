@@ -317,12 +317,6 @@ KernelSpec blocked_spec() {
   return s;
 }
 
-// Floats of local memory one stage of tensorcore's pages takes, for the larger of the two
-// layouts an operand can have (rows along k: [x][k] pitch TILE_K + 4; else [k][x] pitch x + 8).
-long tensorcore_page_floats(long tile_x, long tile_k) {
-  return std::max(tile_x * (tile_k + 4), tile_k * (tile_x + 8));
-}
-
 KernelSpec tensorcore_spec() {
   KernelSpec s;
   s.description = {"tensorcore",
@@ -331,7 +325,7 @@ KernelSpec tensorcore_spec() {
                    "copies into STAGES local pages",
                    {{"TILE_M", "rows of C per work-group"},
                     {"TILE_N", "columns of C per work-group"},
-                    {"TILE_K", "depth of one slice, a multiple of 8"},
+                    {"TILE_K", "depth of one slice: 8, 16 or 32"},
                     {"WARP_M", "rows of C per warp, a multiple of 16"},
                     {"WARP_N", "columns of C per warp, a multiple of 8"},
                     {"STAGES", "local pages in flight", 2, 4},
@@ -348,22 +342,25 @@ KernelSpec tensorcore_spec() {
     return std::array<std::size_t, 2>{threads(o), 1};
   };
   s.local_memory_bytes = [](const KernelOptions& o) {
-    const long k = opt(o, "TILE_K");
-    return std::size_t(opt(o, "STAGES") *
-                       (tensorcore_page_floats(opt(o, "TILE_M"), k) +
-                        tensorcore_page_floats(opt(o, "TILE_N"), k)) *
-                       4);
+    return std::size_t(opt(o, "STAGES") * (opt(o, "TILE_M") + opt(o, "TILE_N")) *
+                       opt(o, "TILE_K") * 4);
   };
   s.derive = [lm = s.local_memory_bytes](const DeviceLimits& d) {
-    // 8 warps of 64 x 32 over 128 x 128 tiles, 16 deep, two pages: 37 KiB of local memory.
+    // 4 warps of 64 x 64 over 128 x 128 tiles, 16 deep, three pages: 48 KiB of local memory.
     KernelOptions o{{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"WARP_M", 64},
-                    {"WARP_N", 32},  {"STAGES", 2},   {"VEC", 4}};
+                    {"WARP_N", 64},  {"STAGES", 3},   {"VEC", 4}};
+    while (lm(o) > d.local_memory_bytes && o["STAGES"] > 2) --o["STAGES"];
     if (lm(o) > d.local_memory_bytes) o["TILE_K"] = 8;
-    if (d.max_work_group_size < 256) o["TILE_M"] = 64;
     return o;
   };
   s.constraints = {
-      {"TILE_K % 8 == 0", [](const KernelOptions& o) { return opt(o, "TILE_K") % 8 == 0; }},
+      {"TILE_K is 8, 16 or 32 (the swizzle of the pages)",
+       [](const KernelOptions& o) {
+         const long k = opt(o, "TILE_K");
+         return k == 8 || k == 16 || k == 32;
+       }},
+      {"TILE_M % 32 == 0 and TILE_N % 32 == 0 (the swizzle of the pages)",
+       [](const KernelOptions& o) { return opt(o, "TILE_M") % 32 == 0 && opt(o, "TILE_N") % 32 == 0; }},
       {"WARP_M % 16 == 0", [](const KernelOptions& o) { return opt(o, "WARP_M") % 16 == 0; }},
       {"WARP_N % 8 == 0", [](const KernelOptions& o) { return opt(o, "WARP_N") % 8 == 0; }},
       {"TILE_M % WARP_M == 0",

@@ -61,12 +61,13 @@ cl_mem device_copy(cl_context context, std::vector<float>& data) {
 // Calls `run` once to warm up (and verifies what it produced), then repeats it until
 // `min_time` has passed and at least three calls were made; returns the median call time.
 Result measure(const std::string& name, Operands& o, const std::function<void()>& run,
-               const std::function<std::vector<float>()>& result, double min_time) {
+               const std::function<std::vector<float>()>& result, double min_time,
+               clgemm::Precision precision = clgemm::Precision::FP32) {
   Result r{name, o.problem};
   run();
   const auto c = result();
   const auto check = clgemm::verify_gemm(o.problem, o.a.data(), o.b.data(), o.c.data(), c.data(),
-                                         /*full_check_limit=*/2e8, /*sample_lines=*/16);
+                                         /*full_check_limit=*/2e8, /*sample_lines=*/16, precision);
   r.verified = true;
   r.passed = check.passed;
   std::vector<double> times;
@@ -89,9 +90,12 @@ Result measure(const std::string& name, Operands& o, const std::function<void()>
 std::pair<std::string, clgemm::KernelOptions> what_runs(clgemm::Context& context,
                                                         const clgemm::TuningDatabase& database,
                                                         const std::string& kernel,
-                                                        const clgemm::GemmProblem& problem) {
-  if (kernel != "auto") return {kernel, context.build(kernel).options};
-  const auto choice = clgemm::choose_kernel(database, context.device(), problem);
+                                                        const clgemm::GemmProblem& problem,
+                                                        clgemm::Precision precision) {
+  if (kernel != "auto") return {kernel, context.build(kernel, {}, precision).options};
+  const bool tensor_cores = precision != clgemm::Precision::FP32 && context.has_tensor_cores();
+  const auto choice =
+      clgemm::choose_kernel(database, context.device(), problem, precision, tensor_cores);
   try {
     return {choice.kernel,
             clgemm::resolve_options(choice.kernel, context.device(), choice.overrides)};
@@ -142,6 +146,13 @@ clgemm::bench::Chart make_chart(const clgemm::DeviceLimits& device,
   return chart;
 }
 
+// A contender "kernel" or "kernel@precision" (e.g. "auto@tf32"): fp32 when no precision is given.
+std::pair<std::string, clgemm::Precision> parse_contender(const std::string& text) {
+  const auto at = text.find('@');
+  if (at == std::string::npos) return {text, clgemm::Precision::FP32};
+  return {text.substr(0, at), clgemm::parse_precision(text.substr(at + 1))};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -153,7 +164,9 @@ int main(int argc, char** argv) {
   double min_time = 0.3;
   double peak_gflops = 0, bandwidth_gbs = 0;
   std::string csv_path, json_path, svg_path, platform, device;
-  app.add_option("--kernels", kernels, "clgemm kernels to measure")
+  app.add_option("--kernels", kernels,
+                 "clgemm kernels to measure, each optionally with a precision: auto@tf32, "
+                 "tensorcore@3xtf32 (fp32 when none is given)")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--sizes", sizes, "square sizes (default: 128 to 8192 on a GPU, to 2048 on a CPU)")
@@ -192,8 +205,9 @@ int main(int argc, char** argv) {
                    : std::vector<std::string>{"4095x4095x4095", "4097x4097x4097", "8192x8192x256",
                                               "256x8192x8192", "8192x128x8192"};
     }
-    for (const auto& k : kernels)
-      if (k != "auto") clgemm::find_kernel(k);  // unknown names fail before any work
+    for (const auto& k : kernels)  // unknown names and precisions fail before any work
+      if (const auto [name, precision] = parse_contender(k); name != "auto")
+        clgemm::find_kernel(name);
     std::vector<clgemm::bench::Peer> peers;
     for (auto& peer : clgemm::bench::available_peers(cpu)) {
       const bool wanted =
@@ -204,7 +218,7 @@ int main(int argc, char** argv) {
 
     std::cout << "device: " << limits.name << " on '" << limits.platform_name << "', driver "
               << limits.driver_version << "\n";
-    std::printf("%-22s %-12s %10s %12s %9s %7s\n", "M x N x K", "contender", "median ms", "GFLOP/s",
+    std::printf("%-22s %-16s %10s %12s %9s %7s\n", "M x N x K", "contender", "median ms", "GFLOP/s",
                 "vs clblast", "verify");
     cl_int status = CL_SUCCESS;
     cl_command_queue queue =
@@ -230,15 +244,17 @@ int main(int argc, char** argv) {
         return c;
       };
       std::vector<Result> row;
-      for (const auto& kernel : kernels) {
+      for (const auto& contender : kernels) {
+        const auto [kernel, precision] = parse_contender(contender);
         clgemm::RunSettings settings;
         settings.kernel = kernel;
+        settings.precision = precision;
         auto run = [&] {
           context.sgemm(problem, o.a_mem, o.b_mem, o.c_mem, queue, nullptr, settings);
           clFinish(queue);
         };
-        Result r = measure(kernel, o, run, read_c, min_time);
-        const auto [ran, options] = what_runs(context, tuning, kernel, problem);
+        Result r = measure(contender, o, run, read_c, min_time, precision);
+        const auto [ran, options] = what_runs(context, tuning, kernel, problem, precision);
         r.intensity = clgemm::arithmetic_intensity(ran, options, problem.m, problem.n, problem.k,
                                                    problem.beta != 0.0f);
         r.ceiling_gflops = roofline(peak_gflops, bandwidth_gbs, r.intensity);
@@ -259,7 +275,7 @@ int main(int argc, char** argv) {
       for (const auto& r : row) {
         char ratio[16] = "-";
         if (clblast > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", clblast / r.median_seconds);
-        std::printf("%-22s %-12s %10.3f %12.1f %9s %7s\n", shape, r.contender.c_str(),
+        std::printf("%-22s %-16s %10.3f %12.1f %9s %7s\n", shape, r.contender.c_str(),
                     r.median_seconds * 1e3, r.gflops(), ratio, r.passed ? "passed" : "FAILED");
         all_passed = all_passed && r.passed;
         results.push_back(r);

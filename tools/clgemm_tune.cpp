@@ -59,9 +59,10 @@ std::string space_summary(const Space& space) {
 // Puts the class's winner into the database file; an entry of another kernel measured on the
 // same problem and faster is kept unless `replace`. Returns what it did, for the report.
 std::string write_entry(const std::string& path, const DeviceLimits& device,
-                        const std::string& kernel, const ClassState& cs, bool replace) {
+                        const std::string& kernel, Precision precision, const ClassState& cs,
+                        bool replace) {
   auto database = TuningDatabase::load_file(path);
-  if (const auto existing = database.find(device, cs.shape_class);
+  if (const auto existing = database.find(device, cs.shape_class, precision);
       existing && !replace && existing->kernel != kernel && existing->m == cs.m &&
       existing->n == cs.n && existing->k == cs.k && existing->gflops > cs.winner_gflops) {
     char note[160];
@@ -75,6 +76,7 @@ std::string write_entry(const std::string& path, const DeviceLimits& device,
   entry.device = device.name;
   entry.platform = device.platform_name;
   entry.shape_class = cs.shape_class;
+  entry.precision = precision;
   entry.kernel = kernel;
   entry.options = cs.winner;
   entry.gflops = cs.winner_gflops;
@@ -91,12 +93,17 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Tune a kernel's parameters for each shape class on this device and write the "
       "winners into the tuning database that the `auto` kernel reads."};
-  std::string kernel = "blocked", budget_text, scale_text = "1", state_path, output, platform,
+  std::string kernel = "blocked", precision_name_text = "fp32", budget_text, scale_text = "1", state_path, output, platform,
               device_selector;
   std::vector<std::string> class_names = {"all"}, space_overrides;
   bool resume = false, verbose = false, dry_run = false, replace = false;
   SearchSettings search;
   app.add_option("--kernel", kernel, "kernel to tune")->capture_default_str();
+  app.add_option("--precision", precision_name_text,
+                 "precision the entries are for: fp32, tf32 or 3xtf32 (tune tensorcore for the "
+                 "latter two on a device with tensor cores)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fp32", "tf32", "3xtf32"}));
   app.add_option("--classes", class_names,
                  "shape classes to tune: all, or small, skinny, small-k, medium, large")
       ->delimiter(',')
@@ -131,6 +138,7 @@ int main(int argc, char** argv) {
 
   try {
     find_kernel(kernel);
+    search.measure.precision = parse_precision(precision_name_text);
     const auto classes = parse_classes(class_names);
     for (const auto& cls : classes) size_scale_for(scale_text, cls);  // validate early
     Context context(DeviceRequest{platform, device_selector});
@@ -140,7 +148,11 @@ int main(int argc, char** argv) {
     const KernelOptions derived = derive_options(kernel, limits);
     auto lists = default_value_lists(kernel, derived);
     for (const auto& text : space_overrides) apply_space_override(lists, kernel, text);
-    if (state_path.empty()) state_path = default_state_path(limits, kernel);
+    if (state_path.empty())
+      state_path = default_state_path(
+          limits, search.measure.precision == Precision::FP32
+                      ? kernel
+                      : kernel + "-" + precision_name(search.measure.precision));
     if (output.empty()) output = TuningDatabase::user_file_path();
     if (output.empty() && !dry_run)
       throw Error(ErrorCode::InvalidArgument,
@@ -148,7 +160,8 @@ int main(int argc, char** argv) {
 
     std::cout << "device:  " << limits.name << " [" << device_type_name(limits.type) << "] on '"
               << limits.platform_name << "', driver " << limits.driver_version << "\n"
-              << "kernel:  " << kernel << " (default " << describe(derived) << ")\n";
+              << "kernel:  " << kernel << " (default " << describe(derived) << "), precision "
+              << precision_name(search.measure.precision) << "\n";
     for (const auto& [name, values] : lists) {
       std::string list;
       for (long v : values) list += (list.empty() ? "" : ",") + std::to_string(v);
@@ -223,7 +236,8 @@ int main(int argc, char** argv) {
         incomplete = true;
         continue;
       }
-      const std::string written = write_entry(output, limits, kernel, done, replace);
+      const std::string written =
+          write_entry(output, limits, kernel, search.measure.precision, done, replace);
       char line[256];
       std::snprintf(line, sizeof line,
                     "  winner: %.2f GFLOP/s (default %.2f, %.2fx): ", done.winner_gflops,

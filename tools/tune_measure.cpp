@@ -79,8 +79,9 @@ Measurement Bench::measure(const std::string& kernel, const KernelOptions& overr
   RunSettings run;
   run.kernel = kernel;
   run.overrides = overrides;
+  run.precision = settings.precision;
   try {
-    const auto built = context_.build(kernel, overrides);
+    const auto built = context_.build(kernel, overrides, settings.precision);
     result.options = built.options;
     result.build_seconds = built.build_seconds;
   } catch (const Error& error) {
@@ -104,7 +105,7 @@ Measurement Bench::measure(const std::string& kernel, const KernelOptions& overr
     const double line_cost = double(problem_.k) * double(problem_.m + problem_.n);
     const auto lines = std::size_t(std::clamp(2e8 / line_cost, 8.0, 32.0));
     const auto v = verify_gemm(problem_, a_.data(), b_.data(), c_.data(), c_after.data(),
-                               /*full_check_limit=*/2e8, lines);
+                               /*full_check_limit=*/2e8, lines, settings.precision);
     if (!v.passed) {
       result.status = "failed";
       result.message = std::to_string(v.failures) + " of " + std::to_string(v.checked) +

@@ -16,6 +16,7 @@ struct MeasureSettings {
   // Stop when the first timed call (if cheap, the best of up to three) is this much slower
   // than the best median so far.
   double give_up_ratio = 2.0;
+  Precision precision = Precision::FP32;  // computed, and verified against its error bound
 };
 
 struct Measurement {
