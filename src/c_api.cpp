@@ -1,7 +1,9 @@
 // The C API (include/clgemm/clgemm.h): thin wrappers that turn C arguments into a GemmProblem
 // and RunSettings, call the C++ Context, and turn whatever it throws into a clgemm_status
-// (see c_status.cpp). A clgemm_context is a clgemm::Context on the heap.
+// (see c_status.cpp). A clgemm_context is a clgemm::Context on the heap, with the precision
+// (math mode) its later calls compute in.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <string>
@@ -13,6 +15,9 @@
 
 struct clgemm_context {
   clgemm::Context context;
+  // A clgemm_precision value, read by every later clgemm_sgemm / clgemm_sgemm_buffers; atomic
+  // because the context may be shared by threads.
+  std::atomic<int> precision{CLGEMM_PRECISION_FP32};
 };
 
 namespace clgemm::detail {
@@ -75,6 +80,18 @@ clgemm_status null_handle() {
   return record_failure(CLGEMM_INVALID_HANDLE, "the clgemm_context argument is null");
 }
 
+bool is_precision(int value) {
+  return value == CLGEMM_PRECISION_FP32 || value == CLGEMM_PRECISION_TF32 ||
+         value == CLGEMM_PRECISION_3XTF32;
+}
+
+// The kernel specification with the context's precision.
+RunSettings call_settings(const clgemm_context& context, const char* kernel) {
+  RunSettings settings = parse_kernel(kernel);
+  settings.precision = Precision(context.precision.load());
+  return settings;
+}
+
 }  // namespace
 }  // namespace clgemm::detail
 
@@ -126,6 +143,32 @@ const char* clgemm_context_device_name(const clgemm_context* context) {
   return context ? context->context.device().name.c_str() : nullptr;
 }
 
+clgemm_status clgemm_context_set_precision(clgemm_context* context, int precision) {
+  return guarded(CallPath::Other, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    if (!clgemm::detail::is_precision(precision))
+      return clgemm::detail::record_failure(
+          CLGEMM_INVALID_PRECISION,
+          "precision = " + std::to_string(precision) +
+              " is none of CLGEMM_PRECISION_FP32 (0), CLGEMM_PRECISION_TF32 (1) and "
+              "CLGEMM_PRECISION_3XTF32 (2); the context keeps " +
+              clgemm::precision_name(clgemm::Precision(context->precision.load())));
+    context->precision.store(precision);
+    return CLGEMM_SUCCESS;
+  });
+}
+
+clgemm_status clgemm_context_get_precision(const clgemm_context* context, int* out) {
+  return guarded(CallPath::Other, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    if (!out)
+      return clgemm::detail::record_failure(CLGEMM_INVALID_ARGUMENT,
+                                            "the place for the precision (int* out) is null");
+    *out = context->precision.load();
+    return CLGEMM_SUCCESS;
+  });
+}
+
 clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m,
                            int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                            const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
@@ -134,7 +177,7 @@ clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int trans_a, int
     if (!context) return clgemm::detail::null_handle();
     const auto problem =
         clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
-    context->context.sgemm(problem, a, b, c, clgemm::detail::parse_kernel(kernel));
+    context->context.sgemm(problem, a, b, c, clgemm::detail::call_settings(*context, kernel));
     return CLGEMM_SUCCESS;
   });
 }
@@ -150,7 +193,8 @@ clgemm_status clgemm_sgemm_buffers(clgemm_context* context, int layout, int tran
     auto problem =
         clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
     problem.a_offset = a_offset, problem.b_offset = b_offset, problem.c_offset = c_offset;
-    context->context.sgemm(problem, a, b, c, queue, event, clgemm::detail::parse_kernel(kernel));
+    context->context.sgemm(problem, a, b, c, queue, event,
+                           clgemm::detail::call_settings(*context, kernel));
     return CLGEMM_SUCCESS;
   });
   // The C++ layer names the buffer at fault; a null one has a status of its own.

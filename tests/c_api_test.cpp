@@ -214,6 +214,143 @@ TEST(CApi, BuffersWithoutEvent) {
                   .passed);
 }
 
+// --- The precision (math mode) -----------------------------------------------------------
+
+// A clgemm context of the test's own, so that its precision reaches no other test.
+struct OwnContext {
+  clgemm_context* context = nullptr;
+  OwnContext() {
+    EXPECT_EQ(clgemm_context_create(nullptr, nullptr, &context), CLGEMM_SUCCESS) << last_error();
+  }
+  ~OwnContext() { clgemm_context_destroy(context); }
+};
+
+int precision_of(const clgemm_context* context) {
+  int precision = -1;
+  EXPECT_EQ(clgemm_context_get_precision(context, &precision), CLGEMM_SUCCESS) << last_error();
+  return precision;
+}
+
+// Small blocked tiles (the portable kernel of every precision), quick to build on a CPU.
+const char* const kBlockedKernel =
+    "blocked:TILE_M=32,TILE_N=32,TILE_K=8,BATCH_M=4,BATCH_N=4,VEC=4,UNROLL=0";
+
+TEST(CApi, PrecisionIsASettingOfEachContext) {
+  OwnContext own;
+  EXPECT_EQ(precision_of(own.context), CLGEMM_PRECISION_FP32);
+  EXPECT_EQ(clgemm_context_set_precision(own.context, CLGEMM_PRECISION_TF32), CLGEMM_SUCCESS);
+  EXPECT_EQ(precision_of(own.context), CLGEMM_PRECISION_TF32);
+  EXPECT_EQ(precision_of(shared()), CLGEMM_PRECISION_FP32) << "another context changed";
+  for (int invalid : {-1, 3, 1000}) {
+    EXPECT_EQ(clgemm_context_set_precision(own.context, invalid), CLGEMM_INVALID_PRECISION);
+    EXPECT_NE(last_error().find("precision = " + std::to_string(invalid)), std::string::npos)
+        << last_error();
+    EXPECT_NE(last_error().find("keeps tf32"), std::string::npos) << last_error();
+    EXPECT_EQ(precision_of(own.context), CLGEMM_PRECISION_TF32) << "changed by " << invalid;
+  }
+  EXPECT_EQ(clgemm_context_set_precision(own.context, CLGEMM_PRECISION_3XTF32), CLGEMM_SUCCESS);
+  EXPECT_EQ(precision_of(own.context), CLGEMM_PRECISION_3XTF32);
+  EXPECT_EQ(clgemm_context_set_precision(own.context, CLGEMM_PRECISION_FP32), CLGEMM_SUCCESS);
+  EXPECT_EQ(precision_of(own.context), CLGEMM_PRECISION_FP32);
+
+  EXPECT_EQ(clgemm_context_set_precision(nullptr, CLGEMM_PRECISION_TF32), CLGEMM_INVALID_HANDLE);
+  int out = 7;
+  EXPECT_EQ(clgemm_context_get_precision(nullptr, &out), CLGEMM_INVALID_HANDLE);
+  EXPECT_EQ(out, 7);
+  EXPECT_EQ(clgemm_context_get_precision(own.context, nullptr), CLGEMM_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("int* out"), std::string::npos) << last_error();
+}
+
+// The same call in FP32, TF32 and 3xTF32 on one context: each result within its own bound,
+// and TF32's outside FP32's (with K = 150 and random inputs): the setting reached the kernel.
+TEST(CApi, PrecisionAppliesToLaterCalls) {
+  OwnContext own;
+  HostCall call;
+  call.context = own.context;
+  call.kernel = kBlockedKernel;
+  call.m = 33, call.n = 29, call.k = 150, call.lda = 153, call.ldb = 31, call.ldc = 30;
+  call.a = clgemm::random_matrix(std::size_t(call.m * call.lda), 1);
+  call.b = clgemm::random_matrix(std::size_t(call.k * call.ldb), 2);
+  call.c = clgemm::random_matrix(std::size_t(call.m * call.ldc), 3);
+  const auto c_before = call.c;
+  auto run = [&](int precision) {
+    EXPECT_EQ(clgemm_context_set_precision(own.context, precision), CLGEMM_SUCCESS);
+    HostCall copy = call;
+    EXPECT_EQ(copy.run(), CLGEMM_SUCCESS) << last_error();
+    return copy.c;
+  };
+  const auto p = problem_of(call);
+  auto check = [&](const std::vector<float>& c, clgemm::Precision precision) {
+    return clgemm::verify_gemm(p, call.a.data(), call.b.data(), c_before.data(), c.data(), 2e9, 64,
+                               precision);
+  };
+  const auto fp32 = run(CLGEMM_PRECISION_FP32);
+  const auto tf32 = run(CLGEMM_PRECISION_TF32);
+  const auto tf32x3 = run(CLGEMM_PRECISION_3XTF32);
+  EXPECT_TRUE(check(fp32, clgemm::Precision::FP32).passed)
+      << check(fp32, clgemm::Precision::FP32).first_failure;
+  EXPECT_TRUE(check(tf32, clgemm::Precision::TF32).passed)
+      << check(tf32, clgemm::Precision::TF32).first_failure;
+  EXPECT_TRUE(check(tf32x3, clgemm::Precision::TF32x3).passed)
+      << check(tf32x3, clgemm::Precision::TF32x3).first_failure;
+  EXPECT_NE(tf32, fp32);
+  EXPECT_FALSE(check(tf32, clgemm::Precision::FP32).passed)
+      << "the TF32 result is within the FP32 bound: were the operands rounded?";
+  EXPECT_TRUE(check(tf32x3, clgemm::Precision::FP32).passed)
+      << "3xTF32 is as accurate as FP32: " << check(tf32x3, clgemm::Precision::FP32).first_failure;
+}
+
+// A kernel that cannot compute the context's precision fails the call, C untouched, on both
+// paths: the ladder computes FP32 only, tensorcore TF32 and 3xTF32 only (on tensor cores).
+TEST(CApi, UnsupportedPrecision) {
+  OwnContext own;
+  HostCall call;
+  call.context = own.context;
+  ASSERT_EQ(clgemm_context_set_precision(own.context, CLGEMM_PRECISION_TF32), CLGEMM_SUCCESS);
+  call.kernel = "tile";
+  expect_failure(call, CLGEMM_UNSUPPORTED_PRECISION, "kernel 'tile' computes fp32, not tf32");
+  call.kernel = kBlockedKernel;  // blocked computes every precision
+  EXPECT_EQ(call.run(), CLGEMM_SUCCESS) << last_error();
+
+  // tensorcore: never FP32; TF32 only where the device has tensor cores.
+  clgemm::Context adopted(clgemm_context_cl_context(own.context),
+                          clgemm_context_cl_device(own.context));
+  call.kernel = "tensorcore";
+  if (!adopted.has_tensor_cores())
+    expect_failure(call, CLGEMM_UNSUPPORTED_PRECISION, "needs tensor cores");
+  ASSERT_EQ(clgemm_context_set_precision(own.context, CLGEMM_PRECISION_FP32), CLGEMM_SUCCESS);
+  expect_failure(call, CLGEMM_UNSUPPORTED_PRECISION, "not fp32");
+
+  // On buffers: the same status, no event, C untouched.
+  OwnOpenCL buffers;
+  ASSERT_EQ(clgemm_context_set_precision(buffers.context, CLGEMM_PRECISION_3XTF32), CLGEMM_SUCCESS);
+  BufferCall buffer_call(buffers);
+  buffer_call.kernel = "vectorized";
+  expect_buffer_failure(buffer_call, CLGEMM_UNSUPPORTED_PRECISION, "not 3xtf32");
+}
+
+// clgemm_sgemm_buffers computes in the context's precision too.
+TEST(CApi, BuffersInTF32) {
+  OwnOpenCL own;
+  ASSERT_EQ(clgemm_context_set_precision(own.context, CLGEMM_PRECISION_TF32), CLGEMM_SUCCESS);
+  BufferCall call(own);
+  call.kernel = kBlockedKernel;
+  call.k = 120, call.lda = 125;  // column-major A^T: k x m stored with lda >= k
+  call.ldb = 130;                // B: k x n stored with ldb >= k
+  call.a = clgemm::random_matrix(call.a_offset + std::size_t(call.lda * call.m), 10);
+  call.b = clgemm::random_matrix(call.b_offset + std::size_t(call.ldb * call.n), 11);
+  call.a_buf = own.buffer(call.a), call.b_buf = own.buffer(call.b);
+  ASSERT_EQ(call.run(nullptr), CLGEMM_SUCCESS) << last_error();
+  const auto c_after = own.read(call.c_buf, call.c.size());
+  const auto p = call.problem();
+  const auto tf32 = clgemm::verify_gemm(p, call.a.data(), call.b.data(), call.c.data(),
+                                        c_after.data(), 2e9, 64, clgemm::Precision::TF32);
+  EXPECT_TRUE(tf32.passed) << tf32.first_failure;
+  EXPECT_FALSE(
+      clgemm::verify_gemm(p, call.a.data(), call.b.data(), call.c.data(), c_after.data()).passed)
+      << "the TF32 result is within the FP32 bound: were the operands rounded?";
+}
+
 TEST(CApi, ContextAccessors) {
   EXPECT_NE(clgemm_context_cl_context(shared()), nullptr);
   EXPECT_NE(clgemm_context_cl_device(shared()), nullptr);

@@ -67,6 +67,18 @@ typedef enum clgemm_status {
   CLGEMM_UNSUPPORTED_PRECISION = 34 /* the chosen kernel cannot compute that precision */
 } clgemm_status;
 
+/* The arithmetic of the products of A and B (clgemm::Precision), set per context with
+ * clgemm_context_set_precision, like cublasSetMathMode. FP32, the default, is what BLAS SGEMM
+ * computes. TF32 rounds A and B to TF32 (10-bit mantissa, round to nearest, ties away from zero)
+ * and accumulates in FP32; 3XTF32 splits each operand into a TF32 high and low part and adds three
+ * TF32 products, for about FP32 accuracy. Both run on tensor cores where the device has them
+ * (NVIDIA, compute capability 8.0 or newer) and on the portable kernel "blocked" elsewhere. */
+typedef enum clgemm_precision {
+  CLGEMM_PRECISION_FP32 = 0,
+  CLGEMM_PRECISION_TF32 = 1,
+  CLGEMM_PRECISION_3XTF32 = 2
+} clgemm_precision;
+
 /* A device and the programs built for it. A context may be used from several threads at once;
  * buffers, queues and events follow the OpenCL rules. */
 typedef struct clgemm_context clgemm_context;
@@ -89,6 +101,17 @@ void clgemm_context_destroy(clgemm_context* context);
 cl_context clgemm_context_cl_context(const clgemm_context* context);
 cl_device_id clgemm_context_cl_device(const clgemm_context* context);
 const char* clgemm_context_device_name(const clgemm_context* context);
+
+/* Sets the precision (a clgemm_precision value) of the later clgemm_sgemm and
+ * clgemm_sgemm_buffers calls on this context; a new context computes in FP32. A value that is
+ * not a clgemm_precision returns CLGEMM_INVALID_PRECISION and keeps the setting. The default
+ * kernel and "blocked" compute every precision, "tensorcore" only TF32 and 3XTF32 and only on
+ * tensor cores, the other kernels only FP32: a call whose kernel cannot compute the context's
+ * precision returns CLGEMM_UNSUPPORTED_PRECISION, C untouched. */
+clgemm_status clgemm_context_set_precision(clgemm_context* context, int precision);
+
+/* The context's precision into *out (CLGEMM_INVALID_ARGUMENT for a NULL out). */
+clgemm_status clgemm_context_get_precision(const clgemm_context* context, int* out);
 
 /* C = alpha * op(A) * op(B) + beta * C on host arrays, blocking. C is m x n, op(A) m x k,
  * op(B) k x n, each stored in `layout` with its leading dimension (pass a pointer past the
