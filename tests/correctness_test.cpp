@@ -1,4 +1,4 @@
-// Every kernel of the catalogue against the double-accumulated reference, on shapes that are
+// Every FP32 kernel of the catalogue against the double-accumulated reference, on shapes that are
 // and are not multiples of the tiles, with padded leading dimensions and alpha, beta != 1, 0.
 #include <tuple>
 
@@ -14,10 +14,9 @@ struct Shape {
 const Shape kShapes[] = {{1, 1, 1},     {7, 13, 5},   {64, 64, 64},   {65, 33, 127},
                          {128, 1, 300}, {1, 257, 31}, {517, 389, 603}};
 
+// The kernels that compute FP32 (see fp32_kernel_names).
 std::vector<std::string> kernel_names() {
-  std::vector<std::string> names;
-  for (const auto& k : kernel_catalog()) names.push_back(k.name);
-  return names;
+  return fp32_kernel_names();
 }
 
 class KernelShape : public ::testing::TestWithParam<std::tuple<std::string, Shape>> {};

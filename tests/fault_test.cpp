@@ -289,13 +289,13 @@ TEST(Fault, OffsetsBeyond32BitsAreIndexedIn64Bits) {
       b[std::size_t(row) * std::size_t(p.ldb) + col] = uniform(rng);
     }
   const auto c_before = random_matrix(p.c_elements(), 6);
-  for (const auto& kernel : kernel_catalog()) {
+  for (const auto& kernel : fp32_kernel_names()) {
     auto c = c_before;
     RunSettings settings;
-    settings.kernel = kernel.name;
+    settings.kernel = kernel;
     shared_context().sgemm(p, a.data(), b.data(), c.data(), settings);
     const auto result = verify_gemm(p, a.data(), b.data(), c_before.data(), c.data());
-    EXPECT_TRUE(result.passed) << kernel.name << ": " << result.first_failure;
+    EXPECT_TRUE(result.passed) << kernel << ": " << result.first_failure;
   }
 }
 
@@ -306,7 +306,7 @@ TEST(Fault, OffsetsBeyond32BitsAreIndexedIn64Bits) {
 // calls that fail. Every result must be correct and every failure clean.
 TEST(Fault, OneContextFromSeveralThreads) {
   Context context;
-  const auto& catalog = kernel_catalog();
+  const auto catalog = fp32_kernel_names();
   std::mutex mutex;
   std::vector<std::string> problems;
   auto report = [&](const std::string& what) {
@@ -320,7 +320,7 @@ TEST(Fault, OneContextFromSeveralThreads) {
       std::mt19937 rng(100 + t);
       std::uniform_int_distribution<std::int64_t> extent(1, 150);
       for (std::size_t call = 0; call < 2 * catalog.size(); ++call) {
-        const std::string& kernel = catalog[(t + call) % catalog.size()].name;
+        const std::string& kernel = catalog[(t + call) % catalog.size()];
         GemmProblem p = GemmProblem::packed(extent(rng), extent(rng), extent(rng), 1.0f,
                                             call % 2 ? 0.0f : -0.5f);
         p.alpha = std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng);

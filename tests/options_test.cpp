@@ -36,13 +36,26 @@ TEST(Options, CpuWithHugeWorkGroupsGetsBoundedTiles) {
     EXPECT_NO_THROW(resolve_options(kernel.name, cpu, {}));
 }
 
-// Every kernel's derived parameters satisfy its own constraints on a range of devices.
+// A device that could have tensor cores: an NVIDIA GPU of compute capability 8.0 or newer,
+// all of which take work-groups of 1024 (the H200's limits).
+DeviceLimits fake_tensor_core_device() {
+  DeviceLimits d = fake_device(DeviceType::GPU, 1024, 49152);
+  d.vendor = "NVIDIA Corporation";
+  d.compute_capability = 90;
+  return d;
+}
+
+// Every kernel's derived parameters satisfy its own constraints on a range of devices. A
+// kernel that needs tensor cores is only ever built on a device that has them (elsewhere the
+// call fails with UnsupportedPrecision first), so it is checked on such devices only.
 TEST(Options, DerivedOptionsAreValidEverywhere) {
   for (const auto& device :
        {fake_device(DeviceType::GPU, 64, 16384), fake_device(DeviceType::GPU, 256, 32768),
         fake_device(DeviceType::GPU, 1024, 49152), fake_device(DeviceType::Accelerator, 512, 65536),
-        fake_device(DeviceType::CPU, 4096, 4 << 20), fake_device(DeviceType::CPU, 8192, 32768)}) {
+        fake_device(DeviceType::CPU, 4096, 4 << 20), fake_device(DeviceType::CPU, 8192, 32768),
+        fake_tensor_core_device()}) {
     for (const auto& kernel : kernel_catalog()) {
+      if (kernel.needs_tensor_cores && device.compute_capability < 80) continue;
       EXPECT_NO_THROW(validate_options(kernel.name, derive_options(kernel.name, device), device))
           << kernel.name << " on a device with work-groups of " << device.max_work_group_size;
     }
@@ -106,8 +119,9 @@ TEST(Options, BuildOptionStringListsEveryParameter) {
 
 TEST(Catalog, LadderOrderAndUnknownKernel) {
   const auto& catalog = kernel_catalog();
-  ASSERT_EQ(catalog.size(), 7u);
-  const char* order[] = {"base", "row", "private", "tile", "coarsened", "vectorized", "blocked"};
+  ASSERT_EQ(catalog.size(), 8u);
+  const char* order[] = {"base",      "row",        "private", "tile",
+                         "coarsened", "vectorized", "blocked", "tensorcore"};
   for (std::size_t i = 0; i < catalog.size(); ++i) EXPECT_EQ(catalog[i].name, order[i]);
   try {
     find_kernel("tiled");
@@ -115,6 +129,23 @@ TEST(Catalog, LadderOrderAndUnknownKernel) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::UnknownKernel);
     for (const auto& k : catalog) EXPECT_NE(std::string(e.what()).find(k.name), std::string::npos);
+  }
+}
+
+// What each kernel computes: the ladder FP32 only, blocked every precision (TF32 and 3xTF32
+// portably), tensorcore only the TF32 modes and only on tensor cores.
+TEST(Catalog, PrecisionsOfEachKernel) {
+  const std::vector<Precision> fp32_only = {Precision::FP32};
+  const std::vector<Precision> all = {Precision::FP32, Precision::TF32, Precision::TF32x3};
+  for (const auto& kernel : kernel_catalog()) {
+    if (kernel.name == "blocked") {
+      EXPECT_EQ(kernel.precisions, all);
+    } else if (kernel.name == "tensorcore") {
+      EXPECT_EQ(kernel.precisions, (std::vector<Precision>{Precision::TF32, Precision::TF32x3}));
+    } else {
+      EXPECT_EQ(kernel.precisions, fp32_only) << kernel.name;
+    }
+    EXPECT_EQ(kernel.needs_tensor_cores, kernel.name == "tensorcore") << kernel.name;
   }
 }
 

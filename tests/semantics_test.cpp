@@ -1,4 +1,4 @@
-// IEEE and BLAS semantics on every kernel: a NaN or an infinity in A or B reaches exactly the
+// IEEE and BLAS semantics on every FP32 kernel: a NaN or an infinity in A or B reaches exactly the
 // row or column of C that IEEE arithmetic says it must, and nothing else; with beta = 0 (or
 // -0) C is never read, so NaN and Inf already in C vanish, over repeated launches too.
 #include <cmath>
@@ -13,10 +13,9 @@ namespace {
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
 
+// The kernels that compute FP32 (see fp32_kernel_names).
 std::vector<std::string> kernel_names() {
-  std::vector<std::string> names;
-  for (const auto& k : kernel_catalog()) names.push_back(k.name);
-  return names;
+  return fp32_kernel_names();
 }
 
 // Values in +-[0.25, 1]: never zero, so an infinity times any of them is an infinity.

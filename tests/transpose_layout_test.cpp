@@ -1,4 +1,4 @@
-// Full SGEMM semantics for every kernel: both layouts, all four transpose combinations,
+// Full SGEMM semantics for every FP32 kernel: both layouts, all four transpose combinations,
 // non-zero offsets and padded leading dimensions, on shapes that fit no tile.
 #include <tuple>
 
@@ -59,10 +59,9 @@ TEST_P(TransposeLayout, AlignedPaddedStorage) {
   EXPECT_TRUE(result.passed) << result.first_failure;
 }
 
+// The kernels that compute FP32 (see fp32_kernel_names).
 std::vector<std::string> kernel_names() {
-  std::vector<std::string> names;
-  for (const auto& k : kernel_catalog()) names.push_back(k.name);
-  return names;
+  return fp32_kernel_names();
 }
 
 INSTANTIATE_TEST_SUITE_P(Blas, TransposeLayout,

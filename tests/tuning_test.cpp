@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "test_support.hpp"
 
@@ -79,6 +80,119 @@ TEST_F(TuningFiles, MalformedFileNamesItself) {
   EXPECT_TRUE(TuningDatabase::load_file((dir_ / "missing.json").string()).entries().empty());
 }
 
+// Entries are kept per precision: "precision" in the file ("fp32" when absent), part of the
+// key of put() and find().
+TEST_F(TuningFiles, EntriesCarryTheirPrecision) {
+  const auto path = (dir_ / "precisions.json").string();
+  std::ofstream(path) << R"({"format": 1, "entries": [
+      {"device": "D", "platform": "P", "shape_class": "large", "kernel": "blocked",
+       "options": {}},
+      {"device": "D", "platform": "P", "shape_class": "large", "precision": "tf32",
+       "kernel": "tensorcore", "options": {"STAGES": 3}},
+      {"device": "D", "platform": "P", "shape_class": "large", "precision": "3xtf32",
+       "kernel": "tensorcore", "options": {"STAGES": 4}}]})";
+  const auto loaded = TuningDatabase::load_file(path);
+  ASSERT_EQ(loaded.entries().size(), 3u);
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  EXPECT_EQ(loaded.find(device, "large")->precision, Precision::FP32);
+  EXPECT_EQ(loaded.find(device, "large")->kernel, "blocked");
+  EXPECT_EQ(loaded.find(device, "large", Precision::TF32)->options.at("STAGES"), 3);
+  EXPECT_EQ(loaded.find(device, "large", Precision::TF32x3)->options.at("STAGES"), 4);
+
+  // put() replaces only the entry of the same precision; save() writes the precision.
+  auto db = loaded;
+  TunedEntry tf32 = *db.find(device, "large", Precision::TF32);
+  tf32.options = {{"STAGES", 2}};
+  db.put(tf32);
+  ASSERT_EQ(db.entries().size(), 3u);
+  db.save(path);
+  const auto again = TuningDatabase::load_file(path);
+  ASSERT_EQ(again.entries().size(), 3u);
+  EXPECT_EQ(again.find(device, "large", Precision::TF32)->options.at("STAGES"), 2);
+  EXPECT_EQ(again.find(device, "large", Precision::TF32x3)->options.at("STAGES"), 4);
+  EXPECT_EQ(again.find(device, "large", Precision::FP32)->kernel, "blocked");
+  std::ifstream saved(path);
+  const std::string text{std::istreambuf_iterator<char>(saved), std::istreambuf_iterator<char>()};
+  EXPECT_NE(text.find("\"precision\": \"3xtf32\""), std::string::npos) << text;
+
+  // An unknown precision is a malformed file, named in the error.
+  std::ofstream(path) << R"({"format": 1, "entries": [{"device": "D", "platform": "P",
+      "shape_class": "large", "precision": "fp16", "kernel": "blocked", "options": {}}]})";
+  try {
+    TuningDatabase::load_file(path);
+    FAIL() << "an entry of precision fp16 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("fp16"), std::string::npos) << e.what();
+  }
+}
+
+// What `auto` picks for each precision with and without tensor cores, with no entries, with
+// fp32 entries only, and with tensorcore entries.
+TEST(Tuning, ChoiceFollowsThePrecisionAndTheTensorCores) {
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  const auto problem = GemmProblem::packed(4096, 4096, 4096);
+  TuningDatabase empty;
+  // No entry: tensorcore (derived) for TF32 modes on tensor cores, blocked otherwise.
+  for (Precision p : {Precision::TF32, Precision::TF32x3}) {
+    const auto on_tensor_cores = choose_kernel(empty, device, problem, p, true);
+    EXPECT_EQ(on_tensor_cores.kernel, "tensorcore") << precision_name(p);
+    EXPECT_TRUE(on_tensor_cores.overrides.empty());
+    EXPECT_NE(on_tensor_cores.reason.find("derived"), std::string::npos) << on_tensor_cores.reason;
+    EXPECT_EQ(choose_kernel(empty, device, problem, p, false).kernel, "blocked")
+        << precision_name(p);
+  }
+  EXPECT_EQ(choose_kernel(empty, device, problem, Precision::FP32, true).kernel, "blocked");
+  EXPECT_EQ(choose_kernel(empty, device, problem, Precision::FP32, false).kernel, "blocked");
+
+  // A tuned fp32 entry of a kernel that computes TF32 portably serves TF32 without tensor
+  // cores; one of a kernel that does not (tile) is passed over for blocked.
+  TuningDatabase fp32_entries;
+  TunedEntry blocked = entry("D", "large", 0);
+  blocked.kernel = "blocked";
+  blocked.options = {{"TILE_M", 32}};
+  fp32_entries.put(blocked);
+  const auto portable = choose_kernel(fp32_entries, device, problem, Precision::TF32, false);
+  EXPECT_EQ(portable.kernel, "blocked");
+  EXPECT_EQ(portable.overrides.at("TILE_M"), 32);
+  EXPECT_EQ(choose_kernel(fp32_entries, device, problem, Precision::TF32, true).kernel,
+            "tensorcore");
+  TuningDatabase tile_entries;
+  tile_entries.put(entry("D", "large", 8));
+  EXPECT_EQ(choose_kernel(tile_entries, device, problem, Precision::TF32, false).kernel, "blocked");
+  EXPECT_TRUE(
+      choose_kernel(tile_entries, device, problem, Precision::TF32, false).overrides.empty());
+
+  // Tensorcore entries are used for their own precision on tensor cores, never for FP32 and
+  // never without tensor cores.
+  TuningDatabase tensor_entries = fp32_entries;
+  TunedEntry tf32 = entry("D", "large", 0);
+  tf32.kernel = "tensorcore", tf32.precision = Precision::TF32;
+  tf32.options = {{"STAGES", 3}};
+  tensor_entries.put(tf32);
+  const auto tuned = choose_kernel(tensor_entries, device, problem, Precision::TF32, true);
+  EXPECT_EQ(tuned.kernel, "tensorcore");
+  EXPECT_EQ(tuned.overrides.at("STAGES"), 3);
+  EXPECT_NE(tuned.reason.find("tuned tf32 entry"), std::string::npos) << tuned.reason;
+  EXPECT_TRUE(
+      choose_kernel(tensor_entries, device, problem, Precision::TF32x3, true).overrides.empty())
+      << "the tf32 entry must not serve 3xtf32";
+  for (bool tensor_cores : {false, true})
+    EXPECT_EQ(choose_kernel(tensor_entries, device, problem, Precision::FP32, tensor_cores).kernel,
+              "blocked");
+  EXPECT_EQ(choose_kernel(tensor_entries, device, problem, Precision::TF32, false).kernel,
+            "blocked");
+  // Even an fp32 entry naming tensorcore (a hand-edited file) does not put FP32 on it.
+  TuningDatabase wrong;
+  TunedEntry fp32_tensorcore = entry("D", "large", 0);
+  fp32_tensorcore.kernel = "tensorcore", fp32_tensorcore.options = {};
+  wrong.put(fp32_tensorcore);
+  for (bool tensor_cores : {false, true})
+    EXPECT_EQ(choose_kernel(wrong, device, problem, Precision::FP32, tensor_cores).kernel,
+              "blocked");
+}
+
 TEST(Tuning, ChoiceFallsBackToLargeThenToDerived) {
   DeviceLimits device;
   device.name = "D", device.platform_name = "P";
@@ -120,7 +234,7 @@ TEST_F(TuningFiles, AutoFollowsTheUserFile) {
   const auto small = run(100, 100, 100);
   EXPECT_EQ(small.kernel, "tile");
   EXPECT_EQ(small.options.at("TILE"), 8);
-  EXPECT_NE(small.kernel_choice.find("tuned entry"), std::string::npos) << small.kernel_choice;
+  EXPECT_NE(small.kernel_choice.find("tuned fp32 entry"), std::string::npos) << small.kernel_choice;
   const auto medium = run(300, 300, 1500);  // just above 512^3: medium
   EXPECT_EQ(medium.kernel, "tile");
   EXPECT_NE(medium.kernel_choice.find("invalid here"), std::string::npos) << medium.kernel_choice;
