@@ -181,9 +181,13 @@ void TuningDatabase::save(const std::string& path) const {
 
 namespace {
 
-bool computes(const std::string& kernel, Precision precision) {
-  const auto& modes = find_kernel(kernel).precisions;
-  return std::find(modes.begin(), modes.end(), precision) != modes.end();
+// Whether `kernel` computes `precision` here (a kernel that needs tensor cores only where
+// the device has them).
+bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
+  const auto& description = find_kernel(kernel);
+  const auto& modes = description.precisions;
+  return std::find(modes.begin(), modes.end(), precision) != modes.end() &&
+         (!description.needs_tensor_cores || tensor_cores);
 }
 
 }  // namespace
@@ -205,7 +209,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   const std::string mode = std::string(precision_name(tuned_as));
   for (const std::string& look_in : {cls, std::string("large")}) {
     const auto entry = database.find(device, look_in, tuned_as);
-    if (!entry || !computes(entry->kernel, precision)) continue;
+    if (!entry || !runs(entry->kernel, precision, tensor_cores)) continue;
     const std::string why =
         look_in == cls ? "tuned " + mode + " entry for shape class '" + cls + "' on this device"
                        : "no " + mode + " entry for shape class '" + cls +
