@@ -191,6 +191,8 @@ TEST(Tuning, ChoiceFollowsThePrecisionAndTheTensorCores) {
   for (bool tensor_cores : {false, true})
     EXPECT_EQ(choose_kernel(wrong, device, problem, Precision::FP32, tensor_cores).kernel,
               "blocked");
+  // Nor does it put TF32 on tensor cores the device lacks: the portable kernel runs instead.
+  EXPECT_EQ(choose_kernel(wrong, device, problem, Precision::TF32, false).kernel, "blocked");
 }
 
 TEST(Tuning, ChoiceFallsBackToLargeThenToDerived) {

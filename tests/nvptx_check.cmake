@@ -1,0 +1,47 @@
+# Compiles the tensor-core kernels (tensorcore.cl, tensorcore_probe.cl) for NVIDIA's PTX with
+# clang, for every variant the host builds (TRANS_A, TRANS_B, PRECISION, aligned or not), so a
+# mistake in their OpenCL C or inline PTX shows on machines without an NVIDIA GPU. clang's
+# NVPTX back end is not NVIDIA's OpenCL compiler, but both take the same asm operands; the H200
+# runs of tools/device/h200_tensorcore.sh are the real test. Each variant's PTX must hold the
+# tensor-core instructions and no spills to local (stack) memory.
+#   cmake -DCLANG=... -DKERNELS=... -DWORK=... -P nvptx_check.cmake
+file(MAKE_DIRECTORY ${WORK})
+set(common -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -finclude-default-header
+           -Xclang -target-cpu -Xclang sm_80 -O2 -S -I ${KERNELS}
+           # clang's OpenCL mode accepts inline assembly only by its GNU spelling.
+           -Dasm=__asm__ -Werror)
+
+function(compile name source)
+  execute_process(COMMAND ${CLANG} ${common} ${ARGN} -o ${WORK}/${name}.ptx ${KERNELS}/${source}
+                  RESULT_VARIABLE status ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${source} ${ARGN} does not compile for NVPTX:\n${errors}")
+  endif()
+  file(READ ${WORK}/${name}.ptx ptx)
+  if(NOT ptx MATCHES "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32")
+    message(FATAL_ERROR "${source} ${ARGN}: no mma.sync in the PTX")
+  endif()
+  if(ptx MATCHES "\\.local")
+    message(FATAL_ERROR "${source} ${ARGN}: the PTX uses local (stack) memory")
+  endif()
+endfunction()
+
+compile(probe tensorcore_probe.cl)
+foreach(trans_a 0 1)
+  foreach(trans_b 0 1)
+    foreach(precision 1 2)
+      foreach(aligned 0 1)
+        compile(tensorcore_${trans_a}${trans_b}${precision}${aligned} tensorcore.cl
+                -DTRANS_A=${trans_a} -DTRANS_B=${trans_b} -DPRECISION=${precision}
+                -DA_ALIGNED=${aligned} -DB_ALIGNED=${aligned})
+      endforeach()
+    endforeach()
+  endforeach()
+endforeach()
+# The tuned shapes of tuning/h200.json, too (other tiles, depths and warp shapes).
+compile(tensorcore_medium tensorcore.cl -DTILE_M=128 -DTILE_N=64 -DTILE_K=32 -DWARP_N=32
+        -DSTAGES=2 -DA_ALIGNED=1 -DB_ALIGNED=1)
+compile(tensorcore_small_warps tensorcore.cl -DTILE_M=64 -DTILE_N=64 -DTILE_K=32 -DWARP_M=32
+        -DWARP_N=32 -DPRECISION=2 -DTRANS_B=1)
+compile(tensorcore_deep tensorcore.cl -DTILE_K=8 -DSTAGES=4 -DPRECISION=2 -DTRANS_A=1)
+message(STATUS "tensorcore.cl and tensorcore_probe.cl compile for NVPTX in every variant")
