@@ -38,11 +38,36 @@ GemmProblem problem(const Shape& s, Transpose trans) {
   return p;
 }
 
-// The kernels that compute FP32 on any device. A kernel that needs tensor cores cannot run
-// here at all: the tensorcore kernel is inline PTX (mma.sync, cp.async), which only NVIDIA's
-// OpenCL compiles, and oclgrind simulates a generic OpenCL device without tensor cores.
-std::vector<std::string> kernel_names() {
-  return fp32_kernel_names();
+// A kernel and the precision it computes in.
+struct Run {
+  std::string kernel;
+  Precision precision = Precision::FP32;
+};
+
+// The kernels that compute FP32 on any device, and those that compute the reduced precisions
+// portably (their TF32 rounding and 3xTF32 splitting are separate code paths). A kernel that
+// needs tensor cores cannot run here at all: the tensorcore kernel is inline PTX (mma.sync,
+// cp.async), which only NVIDIA's OpenCL compiles, and oclgrind simulates a generic OpenCL
+// device without tensor cores (kernels.tensorcore_nvptx compiles it instead).
+std::vector<Run> runs() {
+  std::vector<Run> out;
+  for (const auto& name : fp32_kernel_names()) out.push_back({name});
+  for (const auto& kernel : kernel_catalog()) {
+    if (kernel.needs_tensor_cores) continue;
+    for (Precision p : kernel.precisions)
+      if (p != Precision::FP32) out.push_back({kernel.name, p});
+  }
+  return out;
+}
+
+std::string run_name(const Run& run) {
+  return run.precision == Precision::FP32 ? run.kernel
+                                          : run.kernel + "_" + precision_name(run.precision);
+}
+
+// How GoogleTest prints a Run (in --gtest_list_tests and failures).
+void PrintTo(const Run& run, std::ostream* out) {
+  *out << run_name(run);
 }
 
 // What oclgrind appended to its log since the previous call (empty before it creates the file).
@@ -98,7 +123,7 @@ KernelOptions smaller_options(const std::string& kernel, const DeviceLimits& lim
   return options;
 }
 
-class UnderOclgrind : public ::testing::TestWithParam<std::string> {
+class UnderOclgrind : public ::testing::TestWithParam<Run> {
  protected:
   // The suite's own Context, released before main returns. oclgrind keeps a thread_local
   // record of the OpenCL call in progress, which the main thread destroys before static
@@ -129,7 +154,7 @@ class UnderOclgrind : public ::testing::TestWithParam<std::string> {
   void run_clean(const GemmProblem& p, const KernelOptions& overrides) {
     const bool transposed = p.trans_a == Transpose::Trans;
     std::ostringstream what;
-    what << GetParam() << " on " << p.m << "x" << p.n << "x" << p.k
+    what << run_name(GetParam()) << " on " << p.m << "x" << p.n << "x" << p.k
          << (transposed ? ", A and B transposed" : "") << " (lda " << p.lda << ", ldb " << p.ldb
          << ", ldc " << p.ldc << ", beta " << p.beta << ")";
     SCOPED_TRACE(what.str());
@@ -138,13 +163,15 @@ class UnderOclgrind : public ::testing::TestWithParam<std::string> {
     const auto c_before = random_matrix(p.c_elements(), 13);
     auto c = c_before;
     RunSettings settings;
-    settings.kernel = GetParam();
+    settings.kernel = GetParam().kernel;
+    settings.precision = GetParam().precision;
     settings.overrides = overrides;
     const auto timing = context().sgemm(p, a.data(), b.data(), c.data(), settings);
     const std::string reports = new_reports();
     EXPECT_TRUE(reports.empty()) << "oclgrind reported, with " << timing.build_options << ":"
                                  << excerpt(reports);
-    const auto result = verify_gemm(p, a.data(), b.data(), c_before.data(), c.data());
+    const auto result = verify_gemm(p, a.data(), b.data(), c_before.data(), c.data(), 2e9, 64,
+                                    settings.precision);
     EXPECT_TRUE(result.passed) << "with " << timing.build_options << ": " << result.failures
                                << " failures, first: " << result.first_failure;
   }
@@ -161,14 +188,15 @@ TEST_P(UnderOclgrind, DerivedOptions) {
 
 TEST_P(UnderOclgrind, SmallerOptions) {
   const auto& limits = context().device();
-  const KernelOptions options = smaller_options(GetParam(), limits);
-  ASSERT_NE(options, derive_options(GetParam(), limits))
-      << "no parameter of '" << GetParam() << "' can be halved into a valid set";
+  const std::string& kernel = GetParam().kernel;
+  const KernelOptions options = smaller_options(kernel, limits);
+  ASSERT_NE(options, derive_options(kernel, limits))
+      << "no parameter of '" << kernel << "' can be halved into a valid set";
   run_clean(options);
 }
 
-INSTANTIATE_TEST_SUITE_P(Catalog, UnderOclgrind, ::testing::ValuesIn(kernel_names()),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Catalog, UnderOclgrind, ::testing::ValuesIn(runs()),
+                         [](const auto& info) { return run_name(info.param); });
 
 }  // namespace
 }  // namespace clgemm::testing
