@@ -33,12 +33,6 @@
 #ifndef VEC
 #define VEC 4 // floats per global load: 1, 2, 4, 8 or 16
 #endif
-#ifndef A_ALIGNED
-#define A_ALIGNED 0 // 1 when the host proved every row of A starts VEC-aligned
-#endif
-#ifndef B_ALIGNED
-#define B_ALIGNED 0 // 1 when the host proved every row of B starts VEC-aligned
-#endif
 #ifndef UNROLL
 #define UNROLL 1 // 1: ask the compiler to unroll the register-block loops fully
 #endif

@@ -39,12 +39,6 @@
 #ifndef VEC
 #define VEC 4 // floats per cp.async of an aligned operand: 1 or 4
 #endif
-#ifndef A_ALIGNED
-#define A_ALIGNED 0 // 1 when the host proved every row of A starts VEC-aligned
-#endif
-#ifndef B_ALIGNED
-#define B_ALIGNED 0 // 1 when the host proved every row of B starts VEC-aligned
-#endif
 
 #define WARPS_M (TILE_M / WARP_M)
 #define WARPS_N (TILE_N / WARP_N)

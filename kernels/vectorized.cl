@@ -28,12 +28,6 @@
 #ifndef VEC
 #define VEC 4 // floats per global load: 1, 2, 4, 8 or 16
 #endif
-#ifndef A_ALIGNED
-#define A_ALIGNED 0 // 1 when the host proved every row of A starts VEC-aligned
-#endif
-#ifndef B_ALIGNED
-#define B_ALIGNED 0 // 1 when the host proved every row of B starts VEC-aligned
-#endif
 
 #define WG_M (TILE_M / BATCH_M)  // work-items along M (dimension 1)
 #define WG_N (TILE_N / BATCH_N)  // work-items along N (dimension 0)
