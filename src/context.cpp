@@ -72,7 +72,8 @@ void Context::State::check_precision(const detail::KernelSpec& spec, Precision p
   const auto& modes = spec.description.precisions;
   if (std::find(modes.begin(), modes.end(), precision) == modes.end()) {
     std::string supported;
-    for (Precision p : modes) supported += (supported.empty() ? "" : ", ") + std::string(precision_name(p));
+    for (Precision p : modes)
+      supported += (supported.empty() ? "" : ", ") + std::string(precision_name(p));
     throw Error(ErrorCode::UnsupportedPrecision,
                 "kernel '" + name + "' computes " + supported + ", not " +
                     precision_name(precision) + "; kernel 'auto' computes every precision",

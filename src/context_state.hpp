@@ -43,7 +43,7 @@ struct Context::State {
   std::mutex mutex;  // guards the members below
   std::map<std::string, detail::KernelSource> sources;
   std::vector<cl::CommandQueue> idle_queues;
-  std::optional<TuningDatabase> tuning;  // loaded on the first `auto` call
+  std::optional<TuningDatabase> tuning;                   // loaded on the first `auto` call
   std::optional<detail::TensorCoreSupport> tensor_cores;  // probed on first use
 
   State(detail::SelectedDevice device, cl::Context opencl_context);

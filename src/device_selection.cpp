@@ -2,11 +2,11 @@
 // else any accelerator, else the CPU. Selectors are indices or case-insensitive name substrings.
 #include "device_selection.hpp"
 
+#include <CL/cl_ext.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-
-#include <CL/cl_ext.h>
 
 #include "clgemm/errors.hpp"
 

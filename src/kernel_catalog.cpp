@@ -342,8 +342,8 @@ KernelSpec tensorcore_spec() {
     return std::array<std::size_t, 2>{threads(o), 1};
   };
   s.local_memory_bytes = [](const KernelOptions& o) {
-    return std::size_t(opt(o, "STAGES") * (opt(o, "TILE_M") + opt(o, "TILE_N")) *
-                       opt(o, "TILE_K") * 4);
+    return std::size_t(opt(o, "STAGES") * (opt(o, "TILE_M") + opt(o, "TILE_N")) * opt(o, "TILE_K") *
+                       4);
   };
   s.derive = [lm = s.local_memory_bytes](const DeviceLimits& d) {
     // 4 warps of 64 x 64 over 128 x 128 tiles, 16 deep, three pages: 48 KiB of local memory.
@@ -360,7 +360,9 @@ KernelSpec tensorcore_spec() {
          return k == 8 || k == 16 || k == 32;
        }},
       {"TILE_M % 32 == 0 and TILE_N % 32 == 0 (the swizzle of the pages)",
-       [](const KernelOptions& o) { return opt(o, "TILE_M") % 32 == 0 && opt(o, "TILE_N") % 32 == 0; }},
+       [](const KernelOptions& o) {
+         return opt(o, "TILE_M") % 32 == 0 && opt(o, "TILE_N") % 32 == 0;
+       }},
       {"WARP_M % 16 == 0", [](const KernelOptions& o) { return opt(o, "WARP_M") % 16 == 0; }},
       {"WARP_N % 8 == 0", [](const KernelOptions& o) { return opt(o, "WARP_N") % 8 == 0; }},
       {"TILE_M % WARP_M == 0",
@@ -384,9 +386,9 @@ KernelSpec tensorcore_spec() {
 
 const std::vector<KernelSpec>& kernel_specs() {
   // The ladder in order, then the production kernels.
-  static const std::vector<KernelSpec> specs = {
-      base_spec(),       row_spec(),     private_spec(),    tile_spec(),
-      coarsened_spec(),  vectorized_spec(), blocked_spec(), tensorcore_spec()};
+  static const std::vector<KernelSpec> specs = {base_spec(),    row_spec(),       private_spec(),
+                                                tile_spec(),    coarsened_spec(), vectorized_spec(),
+                                                blocked_spec(), tensorcore_spec()};
   return specs;
 }
 

@@ -11,9 +11,12 @@ namespace clgemm {
 
 const char* precision_name(Precision precision) {
   switch (precision) {
-    case Precision::FP32: return "fp32";
-    case Precision::TF32: return "tf32";
-    case Precision::TF32x3: return "3xtf32";
+    case Precision::FP32:
+      return "fp32";
+    case Precision::TF32:
+      return "tf32";
+    case Precision::TF32x3:
+      return "3xtf32";
   }
   return "unknown";
 }

@@ -135,15 +135,18 @@ std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
 }
 
 double gemm_error_bound(std::int64_t k, Precision precision) {
-  const double accumulation = (std::min(double(k), 16.0 * std::sqrt(double(k))) + 4.0) *
-                              double(FLT_EPSILON);
+  const double accumulation =
+      (std::min(double(k), 16.0 * std::sqrt(double(k))) + 4.0) * double(FLT_EPSILON);
   // Rounding both operands to TF32 (unit roundoff 2^-11) perturbs each product by up to
   // 2^-10 of its magnitude; 3xTF32 leaves about 2^-21 (the dropped low * low term and the
   // bits the low parts miss). Both come on top of the FP32 accumulation.
   switch (precision) {
-    case Precision::TF32: return accumulation + std::ldexp(1.0, -10);
-    case Precision::TF32x3: return accumulation + std::ldexp(1.0, -21);
-    case Precision::FP32: break;
+    case Precision::TF32:
+      return accumulation + std::ldexp(1.0, -10);
+    case Precision::TF32x3:
+      return accumulation + std::ldexp(1.0, -21);
+    case Precision::FP32:
+      break;
   }
   return accumulation;
 }
@@ -152,9 +155,7 @@ Verification verify_gemm(const GemmProblem& problem, const float* a, const float
                          const float* c_before, const float* c_after, double full_check_limit,
                          std::size_t sample_lines, Precision precision) {
   const double k = double(problem.k);
-  Checker checker{problem,  a,       b,
-                  c_before, c_after, gemm_error_bound(problem.k, precision),
-                  {}};
+  Checker checker{problem, a, b, c_before, c_after, gemm_error_bound(problem.k, precision), {}};
   if (double(problem.m) * double(problem.n) * k <= full_check_limit) {
     for (std::int64_t i = 0; i < problem.m; ++i) checker.check_row(i);
   } else {

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "clgemm/precision.hpp"
-
 #include "kernel_source.hpp"
 
 namespace clgemm::detail {
@@ -33,11 +32,21 @@ TensorCoreSupport run_probe(const cl::Context& context, const cl::Device& device
 
   // Values whose TF32 rounding is easy to get wrong: ties (away from zero), just above and
   // below them, overflow to infinity, subnormals, zeros, infinities.
-  std::vector<float> values = {1.0f + 0x1p-11f,  -(1.0f + 0x1p-11f),       1.0f + 0x1p-11f + 0x1p-23f,
-                               1.0f + 0x1p-12f,  1.0f + 0x1.8p-11f,         3.4028235e38f,
-                               -3.4028235e38f,   1e-40f,                    -1.17549435e-38f,
-                               0.0f,             -0.0f,                     INFINITY,
-                               -INFINITY,        3.14159265f,               -2.71828183f,
+  std::vector<float> values = {1.0f + 0x1p-11f,
+                               -(1.0f + 0x1p-11f),
+                               1.0f + 0x1p-11f + 0x1p-23f,
+                               1.0f + 0x1p-12f,
+                               1.0f + 0x1.8p-11f,
+                               3.4028235e38f,
+                               -3.4028235e38f,
+                               1e-40f,
+                               -1.17549435e-38f,
+                               0.0f,
+                               -0.0f,
+                               INFINITY,
+                               -INFINITY,
+                               3.14159265f,
+                               -2.71828183f,
                                1.0f / 3.0f};
   for (int i = 0; values.size() < 32; ++i) values.push_back(float(i * 0.3779 - 5.1) * 1e3f);
   std::vector<cl_uint> rounded(32, 0), expected_rounded(32);
@@ -63,8 +72,7 @@ TensorCoreSupport run_probe(const cl::Context& context, const cl::Device& device
   queue.enqueueReadBuffer(d_buffer, CL_TRUE, 0, d.size() * sizeof(float), d.data());
   queue.enqueueReadBuffer(rounded_buffer, CL_TRUE, 0, rounded.size() * sizeof(cl_uint),
                           rounded.data());
-  if (d != expected)
-    return {false, "the probe kernel ran but its tensor-core product was wrong"};
+  if (d != expected) return {false, "the probe kernel ran but its tensor-core product was wrong"};
   for (int i = 0; i < 32; ++i)
     if (rounded[i] != expected_rounded[i])
       return {false, "cvt.rna.tf32.f32 rounded " + std::to_string(values[i]) +

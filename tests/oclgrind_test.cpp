@@ -170,8 +170,8 @@ class UnderOclgrind : public ::testing::TestWithParam<Run> {
     const std::string reports = new_reports();
     EXPECT_TRUE(reports.empty()) << "oclgrind reported, with " << timing.build_options << ":"
                                  << excerpt(reports);
-    const auto result = verify_gemm(p, a.data(), b.data(), c_before.data(), c.data(), 2e9, 64,
-                                    settings.precision);
+    const auto result =
+        verify_gemm(p, a.data(), b.data(), c_before.data(), c.data(), 2e9, 64, settings.precision);
     EXPECT_TRUE(result.passed) << "with " << timing.build_options << ": " << result.failures
                                << " failures, first: " << result.first_failure;
   }

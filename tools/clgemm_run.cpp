@@ -275,8 +275,8 @@ int main(int argc, char** argv) {
       // Every kernel that computes the precision on this device.
       const auto precision = clgemm::parse_precision(args.precision);
       for (const auto& k : clgemm::kernel_catalog()) {
-        const bool computes = std::find(k.precisions.begin(), k.precisions.end(), precision) !=
-                              k.precisions.end();
+        const bool computes =
+            std::find(k.precisions.begin(), k.precisions.end(), precision) != k.precisions.end();
         if (computes && (!k.needs_tensor_cores || context.has_tensor_cores()))
           kernels.push_back(k.name);
       }

@@ -93,8 +93,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Tune a kernel's parameters for each shape class on this device and write the "
       "winners into the tuning database that the `auto` kernel reads."};
-  std::string kernel = "blocked", precision_name_text = "fp32", budget_text, scale_text = "1", state_path, output, platform,
-              device_selector;
+  std::string kernel = "blocked", precision_name_text = "fp32", budget_text, scale_text = "1",
+              state_path, output, platform, device_selector;
   std::vector<std::string> class_names = {"all"}, space_overrides;
   bool resume = false, verbose = false, dry_run = false, replace = false;
   SearchSettings search;
@@ -149,10 +149,10 @@ int main(int argc, char** argv) {
     auto lists = default_value_lists(kernel, derived);
     for (const auto& text : space_overrides) apply_space_override(lists, kernel, text);
     if (state_path.empty())
-      state_path = default_state_path(
-          limits, search.measure.precision == Precision::FP32
-                      ? kernel
-                      : kernel + "-" + precision_name(search.measure.precision));
+      state_path =
+          default_state_path(limits, search.measure.precision == Precision::FP32
+                                         ? kernel
+                                         : kernel + "-" + precision_name(search.measure.precision));
     if (output.empty()) output = TuningDatabase::user_file_path();
     if (output.empty() && !dry_run)
       throw Error(ErrorCode::InvalidArgument,

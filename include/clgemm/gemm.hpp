@@ -67,13 +67,13 @@ struct RunSettings {
   std::string kernel = "auto";
   KernelOptions overrides;  // replaces derived parameters, e.g. {{"TILE", 8}}
   Precision precision = Precision::FP32;
-  int warmup_runs = 0;      // untimed launches before the timed ones
-  int timed_runs = 1;       // timed launches; C holds the result of one launch
+  int warmup_runs = 0;  // untimed launches before the timed ones
+  int timed_runs = 1;   // timed launches; C holds the result of one launch
 };
 
 struct GemmTiming {
-  std::string kernel;                    // the kernel that ran (never "auto")
-  std::string kernel_choice;             // for "auto": what was chosen and why
+  std::string kernel;         // the kernel that ran (never "auto")
+  std::string kernel_choice;  // for "auto": what was chosen and why
   Precision precision = Precision::FP32;
   // How the precision was computed: "fp32", "tensor cores" (mma.sync) or "portable" (operands
   // rounded like the tensor-core path, products by FMA).

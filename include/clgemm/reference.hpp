@@ -19,18 +19,19 @@ struct Verification {
   std::string first_failure;  // "C[r][c] = x, expected y (tolerance t)" for the first failure
 };
 
-// Compares `c_after` with alpha * A * B + beta * c_before computed in double. The tolerance of
-// each element scales with the magnitudes that went into it:
-//   |error| <= gamma(K) * (|alpha| * sum_k |a_ik * b_kj| + |beta * c_ij|) + tiny,
-// with gamma(K) = (min(K, 16 sqrt K) + 4) * FLT_EPSILON, the rounding-error growth of float
-// accumulation (widened for the reduced precisions, see gemm_error_bound). When the full check would take more than `full_check_limit` multiply-adds,
-// `sample_lines` evenly spread rows and as many columns are checked instead. Every element of
-// C's array outside the m x n result (before c_offset, the ldc padding) must be unchanged.
-// Layout, transposes and offsets are those of `problem`; the arrays start at index 0.
 // `elements` floats drawn uniformly from [-1, 1), the same for the same seed: the inputs the
 // tests, clgemm-run, clgemm-bench and clgemm-tune use.
 std::vector<float> random_matrix(std::size_t elements, unsigned seed);
 
+// Compares `c_after` with alpha * A * B + beta * c_before computed in double. The tolerance of
+// each element scales with the magnitudes that went into it:
+//   |error| <= gamma(K) * (|alpha| * sum_k |a_ik * b_kj| + |beta * c_ij|) + tiny,
+// with gamma(K) = (min(K, 16 sqrt K) + 4) * FLT_EPSILON, the rounding-error growth of float
+// accumulation (widened for the reduced precisions, see gemm_error_bound). When the full check
+// would take more than `full_check_limit` multiply-adds, `sample_lines` evenly spread rows and
+// as many columns are checked instead. Every element of C's array outside the m x n result
+// (before c_offset, the ldc padding) must be unchanged. Layout, transposes and offsets are
+// those of `problem`; the arrays start at index 0.
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
                          const float* c_before, const float* c_after, double full_check_limit = 2e9,
                          std::size_t sample_lines = 64, Precision precision = Precision::FP32);
