@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -98,10 +99,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> class_names = {"all"}, space_overrides;
   bool resume = false, verbose = false, dry_run = false, replace = false;
   SearchSettings search;
-  app.add_option("--kernel", kernel, "kernel to tune")->capture_default_str();
+  auto* kernel_option =
+      app.add_option("--kernel", kernel, "kernel to tune (tensorcore for tf32 and 3xtf32)")
+          ->capture_default_str();
   app.add_option("--precision", precision_name_text,
-                 "precision the entries are for: fp32, tf32 or 3xtf32 (tune tensorcore for the "
-                 "latter two on a device with tensor cores)")
+                 "precision the entries are for: fp32, or tf32 and 3xtf32 on a device with "
+                 "tensor cores (elsewhere they run blocked with its fp32 entries)")
       ->capture_default_str()
       ->check(CLI::IsMember({"fp32", "tf32", "3xtf32"}));
   app.add_option("--classes", class_names,
@@ -143,6 +146,30 @@ int main(int argc, char** argv) {
     for (const auto& cls : classes) size_scale_for(scale_text, cls);  // validate early
     Context context(DeviceRequest{platform, device_selector});
     const DeviceLimits& limits = context.device();
+    if (search.measure.precision != Precision::FP32) {
+      // `auto` reads tf32 and 3xtf32 entries only on tensor cores, for the tensorcore kernel;
+      // elsewhere those precisions run blocked with its fp32 entries.
+      if (!context.has_tensor_cores())
+        throw Error(ErrorCode::UnsupportedPrecision,
+                    "device '" + limits.name + "' has no tensor cores, so " + precision_name_text +
+                        " runs blocked with its fp32 entries: tune those "
+                        "with --precision fp32",
+                    "precision");
+      if (kernel_option->count() == 0) kernel = "tensorcore";
+      if (!find_kernel(kernel).needs_tensor_cores)
+        throw Error(ErrorCode::InvalidArgument,
+                    "--precision " + precision_name_text +
+                        " entries are read for the tensorcore "
+                        "kernel only; tune '" +
+                        kernel + "' with --precision fp32",
+                    "kernel");
+    }
+    const auto& modes = find_kernel(kernel).precisions;
+    if (std::find(modes.begin(), modes.end(), search.measure.precision) == modes.end())
+      throw Error(ErrorCode::UnsupportedPrecision,
+                  "kernel '" + kernel + "' does not compute " + precision_name_text +
+                      "; give --precision tf32 or 3xtf32 for tensorcore",
+                  "precision");
     const bool gpu = limits.type == DeviceType::GPU;
     const Budget budget = parse_budget(budget_text.empty() ? (gpu ? "60" : "16") : budget_text);
     const KernelOptions derived = derive_options(kernel, limits);
