@@ -1,7 +1,5 @@
 // The Context: opening a device (or adopting the caller's OpenCL context), and preparing
 // kernels for it. The two GEMM paths live in host_gemm.cpp and buffer_gemm.cpp.
-#include <algorithm>
-
 #include "clgemm/errors.hpp"
 #include "context_state.hpp"
 
@@ -19,11 +17,8 @@ const detail::KernelSource& Context::State::source(const std::string& file) {
   return it->second;
 }
 
-const detail::TensorCoreSupport& Context::State::tensor_core_support() {
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!tensor_cores)
-    tensor_cores = detail::probe_tensor_cores(context, selected.device, selected.limits);
-  return *tensor_cores;
+detail::TensorCoreSupport Context::State::tensor_core_support() {
+  return detail::probe_tensor_cores(context, selected.device, selected.limits);  // remembered
 }
 
 cl::CommandQueue Context::State::acquire_queue() {
@@ -69,20 +64,21 @@ RunSettings Context::State::resolve_auto(const RunSettings& settings, const Gemm
 
 void Context::State::check_precision(const detail::KernelSpec& spec, Precision precision) {
   const auto& name = spec.description.name;
-  const auto& modes = spec.description.precisions;
-  if (std::find(modes.begin(), modes.end(), precision) == modes.end()) {
+  if (!spec.description.computes(precision)) {
     std::string supported;
-    for (Precision p : modes)
+    for (Precision p : spec.description.precisions)
       supported += (supported.empty() ? "" : ", ") + std::string(precision_name(p));
     throw Error(ErrorCode::UnsupportedPrecision,
                 "kernel '" + name + "' computes " + supported + ", not " +
                     precision_name(precision) + "; kernel 'auto' computes every precision",
                 "precision");
   }
-  if (spec.description.needs_tensor_cores && !tensor_core_support().available)
+  if (!spec.description.needs_tensor_cores) return;
+  const auto tensor_cores = tensor_core_support();
+  if (!tensor_cores.available)
     throw Error(ErrorCode::UnsupportedPrecision,
                 "kernel '" + name + "' needs tensor cores, which device '" + selected.limits.name +
-                    "' does not offer: " + tensor_core_support().reason +
+                    "' does not offer: " + tensor_cores.reason +
                     "; kernel 'auto' or 'blocked' computes " + precision_name(precision) +
                     " portably",
                 "kernel");

@@ -43,13 +43,13 @@ struct Context::State {
   std::mutex mutex;  // guards the members below
   std::map<std::string, detail::KernelSource> sources;
   std::vector<cl::CommandQueue> idle_queues;
-  std::optional<TuningDatabase> tuning;                   // loaded on the first `auto` call
-  std::optional<detail::TensorCoreSupport> tensor_cores;  // probed on first use
+  std::optional<TuningDatabase> tuning;  // loaded on the first `auto` call
 
   State(detail::SelectedDevice device, cl::Context opencl_context);
 
   const detail::KernelSource& source(const std::string& file);
-  const detail::TensorCoreSupport& tensor_core_support();
+  // Probed once per device and process (probe_tensor_cores remembers the answer).
+  detail::TensorCoreSupport tensor_core_support();
   // Each host-array call gets a queue of its own, so finish() waits for that call's work only.
   cl::CommandQueue acquire_queue();
   void release_queue(cl::CommandQueue queue);

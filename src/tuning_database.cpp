@@ -185,9 +185,7 @@ namespace {
 // the device has them).
 bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
   const auto& description = find_kernel(kernel);
-  const auto& modes = description.precisions;
-  return std::find(modes.begin(), modes.end(), precision) != modes.end() &&
-         (!description.needs_tensor_cores || tensor_cores);
+  return description.computes(precision) && (!description.needs_tensor_cores || tensor_cores);
 }
 
 }  // namespace

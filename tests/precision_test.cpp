@@ -37,7 +37,7 @@ bool needs_tensor_cores(const std::string& kernel) {
 std::vector<std::string> kernels_computing(Precision precision) {
   std::vector<std::string> names = {"auto"};
   for (const auto& kernel : kernel_catalog())
-    if (computes(kernel, precision)) names.push_back(kernel.name);
+    if (kernel.computes(precision)) names.push_back(kernel.name);
   return names;
 }
 
@@ -362,7 +362,7 @@ class Accuracy : public ::testing::TestWithParam<std::string> {
 TEST_P(Accuracy, ThreeTF32IsAsAccurateAsFP32AndTF32IsNot) {
   const std::string& kernel = GetParam();
   const std::string fp32_kernel =
-      kernel == "auto" || computes(find_kernel(kernel), Precision::FP32) ? kernel : "auto";
+      kernel == "auto" || find_kernel(kernel).computes(Precision::FP32) ? kernel : "auto";
   for (std::int64_t k : {256, 2048}) {
     const GemmProblem p = row_major_problem(64, 64, k, 1.0f, 0.0f);
     const auto a = random_matrix(p.a_elements(), unsigned(k));
@@ -392,7 +392,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, Accuracy, ::testing::ValuesIn([] {
                            // The kernels that compute both TF32 modes.
                            std::vector<std::string> names;
                            for (const auto& name : kernels_computing(Precision::TF32))
-                             if (name == "auto" || computes(find_kernel(name), Precision::TF32x3))
+                             if (name == "auto" || find_kernel(name).computes(Precision::TF32x3))
                                names.push_back(name);
                            return names;
                          }()),
@@ -428,7 +428,7 @@ TEST(Errors, FP32OnlyKernelsRefuseReducedPrecision) {
   int refused = 0;
   for (const auto& kernel : kernel_catalog()) {
     for (Precision precision : kReducedPrecisions) {
-      if (computes(kernel, precision)) continue;
+      if (kernel.computes(precision)) continue;
       RunSettings settings;
       settings.kernel = kernel.name;
       settings.precision = precision;
@@ -449,7 +449,7 @@ TEST(Errors, FP32OnlyKernelsRefuseReducedPrecision) {
 TEST(Errors, TensorCoreKernelsRefuseFP32) {
   int refused = 0;
   for (const auto& kernel : kernel_catalog()) {
-    if (computes(kernel, Precision::FP32)) continue;
+    if (kernel.computes(Precision::FP32)) continue;
     RunSettings settings;
     settings.kernel = kernel.name;
     expect_unsupported(settings, {"'" + kernel.name + "'", "fp32"});

@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -20,12 +19,6 @@ inline Context& shared_context() {
   return context;
 }
 
-// Whether `kernel` computes `precision` (where the device can run it at all).
-inline bool computes(const KernelDescription& kernel, Precision precision) {
-  const auto& modes = kernel.precisions;
-  return std::find(modes.begin(), modes.end(), precision) != modes.end();
-}
-
 // The catalogue kernels the FP32 suites run: those that compute FP32 and need no tensor
 // cores, so on any device. Decided from the descriptions alone, without opening the device:
 // GoogleTest lists the tests at build time (gtest_discover_tests). The tensorcore kernel
@@ -33,7 +26,7 @@ inline bool computes(const KernelDescription& kernel, Precision precision) {
 inline std::vector<std::string> fp32_kernel_names() {
   std::vector<std::string> names;
   for (const auto& kernel : kernel_catalog())
-    if (computes(kernel, Precision::FP32) && !kernel.needs_tensor_cores)
+    if (kernel.computes(Precision::FP32) && !kernel.needs_tensor_cores)
       names.push_back(kernel.name);
   return names;
 }

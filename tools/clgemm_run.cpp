@@ -275,9 +275,7 @@ int main(int argc, char** argv) {
       // Every kernel that computes the precision on this device.
       const auto precision = clgemm::parse_precision(args.precision);
       for (const auto& k : clgemm::kernel_catalog()) {
-        const bool computes =
-            std::find(k.precisions.begin(), k.precisions.end(), precision) != k.precisions.end();
-        if (computes && (!k.needs_tensor_cores || context.has_tensor_cores()))
+        if (k.computes(precision) && (!k.needs_tensor_cores || context.has_tensor_cores()))
           kernels.push_back(k.name);
       }
       if (!args.defines.empty())

@@ -164,8 +164,7 @@ int main(int argc, char** argv) {
                         kernel + "' with --precision fp32",
                     "kernel");
     }
-    const auto& modes = find_kernel(kernel).precisions;
-    if (std::find(modes.begin(), modes.end(), search.measure.precision) == modes.end())
+    if (!find_kernel(kernel).computes(search.measure.precision))
       throw Error(ErrorCode::UnsupportedPrecision,
                   "kernel '" + kernel + "' does not compute " + precision_name_text +
                       "; give --precision tf32 or 3xtf32 for tensorcore",

@@ -2,6 +2,7 @@
 // each takes, how the host derives them from device limits, and which combinations are valid.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -29,6 +30,10 @@ struct KernelDescription {
   std::vector<KernelParameter> parameters;
   std::vector<Precision> precisions = {Precision::FP32};  // the modes it computes
   bool needs_tensor_cores = false;  // built only where Context::has_tensor_cores()
+
+  bool computes(Precision precision) const {
+    return std::find(precisions.begin(), precisions.end(), precision) != precisions.end();
+  }
 };
 
 // Every kernel, in ladder order (base first).
