@@ -1,16 +1,13 @@
 // The on-disk program binary cache (see binary_cache.hpp). File layout: a text header of four
-// lines (format tag, full key, byte count, checksum of the bytes), then the binary itself.
+// lines (format tag, full key, byte count, checksum of key and bytes), then the binary itself.
 #include "binary_cache.hpp"
-
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <thread>
 
+#include "clgemm/errors.hpp"
+#include "clgemm/files.hpp"
 #include "kernel_source.hpp"
 
 namespace clgemm::detail {
@@ -18,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kFormatTag = "clgemm-binary-cache 1";
+const char* kFormatTag = "clgemm-binary-cache 2";
 
 std::string hex(std::uint64_t value) {
   char text[17];
@@ -32,16 +29,19 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// The largest binary accepted from the cache; a header claiming more is damaged.
+constexpr std::size_t kMaxBinaryBytes = std::size_t(1) << 30;
+
+std::string checksum(const std::string& key, const std::string& bytes) {
+  return hex(fnv1a_hash(key + '\n' + bytes));
+}
+
 }  // namespace
 
 std::string binary_cache_directory() {
   if (const char* dir = std::getenv("CLGEMM_CACHE_DIR"); dir && *dir)
     return std::string(dir) == "off" ? std::string() : std::string(dir);
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return (fs::path(xdg) / "clgemm").string();
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return (fs::path(home) / ".cache" / "clgemm").string();
-  return {};
+  return per_user_directory("XDG_CACHE_HOME", ".cache");
 }
 
 BinaryCache::BinaryCache(const DeviceLimits& device, std::string directory)
@@ -57,56 +57,54 @@ std::string BinaryCache::path_for(const std::string& key) const {
   return (fs::path(directory_) / (hex(fnv1a_hash(key)) + ".bin")).string();
 }
 
+std::string BinaryCache::format_entry(const std::string& key,
+                                      const std::vector<unsigned char>& binary) {
+  const std::string bytes(binary.begin(), binary.end());
+  return std::string(kFormatTag) + '\n' + one_line(key) + '\n' + std::to_string(bytes.size()) +
+         '\n' + checksum(one_line(key), bytes) + '\n' + bytes;
+}
+
+std::optional<std::vector<unsigned char>> BinaryCache::parse_entry(const std::string& file,
+                                                                   const std::string& key) {
+  std::size_t at = 0;
+  auto line = [&](std::string& out) {
+    const std::size_t end = file.find('\n', at);
+    if (end == std::string::npos) return false;
+    out = file.substr(at, end - at);
+    at = end + 1;
+    return true;
+  };
+  std::string tag, stored_key, size_line, checksum_line;
+  if (!line(tag) || tag != kFormatTag) return std::nullopt;
+  if (!line(stored_key) || stored_key != key) return std::nullopt;
+  if (!line(size_line) || !line(checksum_line)) return std::nullopt;
+  if (size_line.empty() || size_line.size() > 10 ||
+      size_line.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const std::size_t size = std::stoull(size_line);  // at most 10 digits: cannot overflow
+  if (size == 0 || size > kMaxBinaryBytes || file.size() - at != size) return std::nullopt;
+  const std::string bytes = file.substr(at);
+  if (checksum(stored_key, bytes) != checksum_line) return std::nullopt;
+  return std::vector<unsigned char>(bytes.begin(), bytes.end());
+}
+
 std::optional<std::vector<unsigned char>> BinaryCache::load(const std::string& key) const {
   if (!enabled()) return std::nullopt;
-  std::ifstream in(path_for(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string tag, stored_key, size_line, checksum_line;
-  if (!std::getline(in, tag) || tag != kFormatTag) return std::nullopt;
-  if (!std::getline(in, stored_key) || stored_key != key) return std::nullopt;
-  if (!std::getline(in, size_line) || !std::getline(in, checksum_line)) return std::nullopt;
-  std::size_t size = 0;
   try {
-    size = std::stoull(size_line);
-  } catch (const std::exception&) {
-    return std::nullopt;
+    const auto file = read_regular_file(path_for(key), kMaxBinaryBytes + 4096);
+    return file ? parse_entry(*file, one_line(key)) : std::nullopt;
+  } catch (const Error&) {
+    return std::nullopt;  // not a regular file, unreadable or too large: rebuilt and replaced
   }
-  if (size == 0 || size > (std::size_t(1) << 30)) return std::nullopt;
-  std::vector<unsigned char> binary(size);
-  if (!in.read(reinterpret_cast<char*>(binary.data()), std::streamsize(size)))
-    return std::nullopt;                                                // truncated
-  if (in.peek() != std::char_traits<char>::eof()) return std::nullopt;  // trailing bytes
-  const std::string bytes(binary.begin(), binary.end());
-  if (hex(fnv1a_hash(bytes)) != checksum_line) return std::nullopt;
-  return binary;
 }
 
 void BinaryCache::store(const std::string& key, const std::vector<unsigned char>& binary) const {
-  if (!enabled() || binary.empty()) return;
-  std::error_code error;
-  fs::create_directories(directory_, error);
-  if (error) return;
-  const std::string path = path_for(key);
-  // Unique per process and thread, so concurrent writers never share a temporary file.
-  const std::string temporary =
-      path + ".tmp." + std::to_string(::getpid()) + "." +
-      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return;
-    const std::string bytes(binary.begin(), binary.end());
-    out << kFormatTag << '\n'
-        << key << '\n'
-        << binary.size() << '\n'
-        << hex(fnv1a_hash(bytes)) << '\n';
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out) {
-      fs::remove(temporary, error);
-      return;
-    }
+  if (!enabled() || binary.empty() || binary.size() > kMaxBinaryBytes) return;
+  try {
+    write_file_atomically(path_for(key), format_entry(key, binary));
+  } catch (const Error&) {
+    // An unwritable or occupied cache only costs a rebuild next time.
   }
-  fs::rename(temporary, path, error);
-  if (error) fs::remove(temporary, error);
 }
 
 }  // namespace clgemm::detail

@@ -1,7 +1,8 @@
 // Internal: the on-disk cache of compiled program binaries. Its key cannot go stale: it holds
 // the platform and its version, the device, the driver version, the full option string and a
-// hash of the complete kernel source. Each file also carries its key and a checksum, so a
-// corrupt, truncated or colliding file is detected and simply rebuilt.
+// hash of the complete kernel source. Each file also carries its key and a checksum over the
+// key and the binary together, so a corrupt, truncated or colliding file, or one copied under
+// another key, is detected and simply rebuilt.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,8 @@
 namespace clgemm::detail {
 
 // Where binaries are kept: $CLGEMM_CACHE_DIR, else $XDG_CACHE_HOME/clgemm, else
-// ~/.cache/clgemm. CLGEMM_CACHE_DIR=off (or an empty home) disables the cache: returns "".
+// ~/.cache/clgemm (a private per-user directory without a home; see per_user_directory).
+// CLGEMM_CACHE_DIR=off disables the cache: returns "".
 std::string binary_cache_directory();
 
 class BinaryCache {
@@ -26,8 +28,16 @@ class BinaryCache {
   std::string key(const std::string& options, std::uint64_t source_hash) const;
   // The binary stored under `key`, or nothing when absent, unreadable or damaged.
   std::optional<std::vector<unsigned char>> load(const std::string& key) const;
-  // Stores atomically (write then rename); failures are ignored: the cache is an optimisation.
+  // Stores atomically (see clgemm/files.hpp); failures are ignored: the cache is an
+  // optimisation.
   void store(const std::string& key, const std::vector<unsigned char>& binary) const;
+
+  // The file format, on its own (also fuzzed): a header of four lines (format tag, key, byte
+  // count, checksum of key and bytes), then the bytes. parse_entry returns the binary only
+  // when every part is intact and the stored key is `key`.
+  static std::string format_entry(const std::string& key, const std::vector<unsigned char>& binary);
+  static std::optional<std::vector<unsigned char>> parse_entry(const std::string& file,
+                                                               const std::string& key);
 
  private:
   std::string path_for(const std::string& key) const;

@@ -2,10 +2,7 @@
 // and RunSettings, call the C++ Context, and turn whatever it throws into a clgemm_status
 // (see c_status.cpp). A clgemm_context is a clgemm::Context on the heap, with the precision
 // (math mode) its later calls compute in.
-#include <algorithm>
 #include <atomic>
-#include <cctype>
-#include <cstdlib>
 #include <string>
 
 #include "c_status.hpp"
@@ -22,42 +19,6 @@ struct clgemm_context {
 
 namespace clgemm::detail {
 namespace {
-
-std::string trim(const std::string& s) {
-  std::size_t begin = 0, end = s.size();
-  while (begin < end && std::isspace(static_cast<unsigned char>(s[begin]))) ++begin;
-  while (end > begin && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
-  return s.substr(begin, end - begin);
-}
-
-// "name" or "name:NAME=value,NAME=value" into settings.kernel and settings.overrides; NULL
-// keeps the default kernel. Throws Error(InvalidOption) for a malformed override.
-RunSettings parse_kernel(const char* spec) {
-  RunSettings settings;
-  if (!spec) return settings;
-  const std::string text = spec;
-  const std::size_t colon = text.find(':');
-  settings.kernel = trim(text.substr(0, colon));
-  if (colon == std::string::npos) return settings;
-  std::size_t start = colon + 1;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = trim(text.substr(start, comma - start));
-    start = comma + 1;
-    const std::size_t equals = item.find('=');
-    const std::string name = trim(item.substr(0, equals));
-    const std::string value = equals == std::string::npos ? "" : trim(item.substr(equals + 1));
-    char* end = nullptr;
-    const long number = value.empty() ? 0 : std::strtol(value.c_str(), &end, 10);
-    if (name.empty() || value.empty() || *end != '\0')
-      throw Error(ErrorCode::InvalidOption,
-                  "kernel parameter '" + item + "' in '" + text +
-                      "' is not of the form NAME=integer (e.g. \"tile:TILE=8\")",
-                  "kernel");
-    settings.overrides[name] = number;
-  }
-  return settings;
-}
 
 // CBLAS ConjTrans (113) is Trans for real data; any other value goes on to validation.
 Transpose to_transpose(int value) {
@@ -87,7 +48,12 @@ bool is_precision(int value) {
 
 // The kernel specification with the context's precision.
 RunSettings call_settings(const clgemm_context& context, const char* kernel) {
-  RunSettings settings = parse_kernel(kernel);
+  RunSettings settings;
+  if (kernel) {
+    const KernelSelection selection = parse_kernel_selection(kernel);
+    settings.kernel = selection.kernel;
+    settings.overrides = selection.overrides;
+  }
   settings.precision = Precision(context.precision.load());
   return settings;
 }

@@ -66,6 +66,8 @@ clgemm_status status_of(const Error& error, CallPath path) {
       return CLGEMM_OPENCL_FAILURE;
     case ErrorCode::UnsupportedPrecision:
       return CLGEMM_UNSUPPORTED_PRECISION;
+    case ErrorCode::FileError:
+      return CLGEMM_FILE_ERROR;
   }
   return CLGEMM_UNKNOWN_ERROR;
 }
@@ -176,6 +178,8 @@ extern "C" const char* clgemm_status_string(clgemm_status status) {
       return "invalid precision (not CLGEMM_PRECISION_FP32, _TF32 or _3XTF32)";
     case CLGEMM_UNSUPPORTED_PRECISION:
       return "the kernel or device cannot compute the requested precision";
+    case CLGEMM_FILE_ERROR:
+      return "a file clgemm reads or writes cannot be used (see the message)";
   }
   return "unrecognized status code";
 }

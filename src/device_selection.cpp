@@ -47,7 +47,10 @@ bool is_index(const std::string& s) {
 // True when `selector` (an index or a name substring) picks entry `index` named `name`.
 bool matches(const std::string& selector, std::size_t index, const std::string& name) {
   if (selector.empty()) return true;
-  if (is_index(selector)) return std::stoul(selector) == index;
+  if (is_index(selector)) {  // compared as digits, so no index is too long to read
+    const std::size_t first = std::min(selector.find_first_not_of('0'), selector.size() - 1);
+    return selector.substr(first) == std::to_string(index);
+  }
   return lower(name).find(lower(selector)) != std::string::npos;
 }
 

@@ -29,6 +29,8 @@ const char* error_code_name(ErrorCode code) {
       return "allocation-too-large";
     case ErrorCode::OpenCLFailure:
       return "opencl-failure";
+    case ErrorCode::FileError:
+      return "file-error";
   }
   return "unknown-error";
 }

@@ -1,14 +1,17 @@
 // The tuning database (see clgemm/tuning.hpp): shape classes, loading and merging the shipped
 // and user JSON files, and the choice `auto` makes.
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <tuple>
 
 #include "clgemm/errors.hpp"
+#include "clgemm/files.hpp"
 #include "clgemm/tuning.hpp"
 #include "kernel_source.hpp"
 
@@ -44,21 +47,78 @@ GemmProblem representative_problem(const std::string& shape_class) {
 
 namespace {
 
-TunedEntry entry_from_json(const nlohmann::json& j) {
+using nlohmann::json;
+
+// An entry's field, checked: a missing or mistyped field throws std::invalid_argument with
+// the reason, which parse() turns into a problem of that entry.
+std::string text_field(const json& j, const char* name, bool required) {
+  if (!j.contains(name)) {
+    if (required) throw std::invalid_argument(std::string("has no \"") + name + "\"");
+    return {};
+  }
+  if (!j[name].is_string())
+    throw std::invalid_argument(std::string("\"") + name + "\" is not a string");
+  return j[name].get<std::string>();
+}
+
+// An integer in [minimum, maximum]; a fraction, a string or a value out of range is refused
+// (converting 1e30 to an integer would be undefined).
+std::int64_t integer_field(const json& value, const std::string& name, std::int64_t minimum,
+                           std::int64_t maximum) {
+  const bool fits = value.is_number_integer() &&
+                    (value.is_number_unsigned()
+                         ? value.get<std::uint64_t>() <= std::uint64_t(maximum)
+                         : value.get<std::int64_t>() >= minimum &&
+                               value.get<std::int64_t>() <= maximum);
+  if (!fits)
+    throw std::invalid_argument("\"" + name + "\" = " + value.dump() + " is not an integer in " +
+                                std::to_string(minimum) + ".." + std::to_string(maximum));
+  return value.get<std::int64_t>();
+}
+
+TunedEntry entry_from_json(const json& j) {
+  if (!j.is_object()) throw std::invalid_argument("is not a JSON object");
   TunedEntry e;
-  e.device = j.at("device").get<std::string>();
-  e.platform = j.value("platform", "");
-  e.shape_class = j.at("shape_class").get<std::string>();
-  e.precision = parse_precision(j.value("precision", "fp32"));
-  e.kernel = j.at("kernel").get<std::string>();
-  e.options = j.at("options").get<KernelOptions>();
-  e.gflops = j.value("gflops", 0.0);
-  e.m = j.value("m", 0), e.n = j.value("n", 0), e.k = j.value("k", 0);
-  e.tuned = j.value("tuned", "");
+  e.device = text_field(j, "device", true);
+  e.platform = text_field(j, "platform", false);
+  e.shape_class = text_field(j, "shape_class", true);
+  const auto& classes = shape_classes();
+  if (std::find(classes.begin(), classes.end(), e.shape_class) == classes.end())
+    throw std::invalid_argument("unknown shape class '" + e.shape_class + "'");
+  const std::string precision = text_field(j, "precision", false);
+  try {
+    e.precision = parse_precision(precision.empty() ? "fp32" : precision);
+  } catch (const Error& error) {
+    throw std::invalid_argument(error.what());
+  }
+  e.kernel = text_field(j, "kernel", true);
+  const KernelDescription* kernel = nullptr;
+  for (const auto& description : kernel_catalog())
+    if (description.name == e.kernel) kernel = &description;
+  if (!kernel) throw std::invalid_argument("unknown kernel '" + e.kernel + "'");
+  if (!kernel->computes(e.precision))
+    throw std::invalid_argument("kernel '" + e.kernel + "' does not compute " + precision_name(e.precision));
+  if (!j.contains("options") || !j["options"].is_object())
+    throw std::invalid_argument("has no \"options\" object");
+  for (const auto& [name, value] : j["options"].items()) {
+    const auto parameter = std::find_if(kernel->parameters.begin(), kernel->parameters.end(),
+                                        [&](const KernelParameter& p) { return p.name == name; });
+    if (parameter == kernel->parameters.end())
+      throw std::invalid_argument("kernel '" + e.kernel + "' has no parameter '" + name + "'");
+    e.options[name] = long(integer_field(value, name, parameter->minimum, parameter->maximum));
+  }
+  if (j.contains("gflops")) {
+    if (!j["gflops"].is_number() || !(j["gflops"].get<double>() >= 0))
+      throw std::invalid_argument("\"gflops\" is not a number of at least 0");
+    e.gflops = j["gflops"].get<double>();
+  }
+  for (auto [name, field] : {std::pair{"m", &e.m}, {"n", &e.n}, {"k", &e.k}})
+    if (j.contains(name)) *field = integer_field(j[name], name, 0, INT64_MAX);
+  e.tuned = text_field(j, "tuned", false);
   return e;
 }
 
-nlohmann::json entry_to_json(const TunedEntry& e) {
+json entry_to_json(const TunedEntry& e) {
   return {{"device", e.device},
           {"platform", e.platform},
           {"shape_class", e.shape_class},
@@ -82,15 +142,16 @@ std::string env_or_empty(const char* name) {
   return value && *value ? value : "";
 }
 
+[[noreturn]] void not_a_tuning_file(const std::string& origin, const std::string& why) {
+  throw Error(ErrorCode::InvalidArgument, "tuning file '" + origin + "' " + why, "tuning file");
+}
+
 }  // namespace
 
 std::string TuningDatabase::user_file_path() {
   if (auto file = env_or_empty("CLGEMM_TUNING_FILE"); !file.empty()) return file;
-  if (auto xdg = env_or_empty("XDG_CONFIG_HOME"); !xdg.empty())
-    return (fs::path(xdg) / "clgemm" / "tuning.json").string();
-  if (auto home = env_or_empty("HOME"); !home.empty())
-    return (fs::path(home) / ".config" / "clgemm" / "tuning.json").string();
-  return {};
+  const std::string dir = per_user_directory("XDG_CONFIG_HOME", ".config");
+  return dir.empty() ? std::string() : (fs::path(dir) / "tuning.json").string();
 }
 
 std::string TuningDatabase::shipped_directory() {
@@ -104,34 +165,74 @@ std::string TuningDatabase::shipped_directory() {
   return {};
 }
 
-TuningDatabase TuningDatabase::load_file(const std::string& path) {
-  TuningDatabase db;
-  std::ifstream in(path);
-  if (!in) return db;
+TuningDatabase TuningDatabase::parse(const std::string& text, const std::string& origin) {
+  json j;
   try {
-    const auto j = nlohmann::json::parse(in);
-    if (j.value("format", 0) != 1)
-      throw Error(ErrorCode::InvalidArgument,
-                  "tuning file '" + path + "' has an unknown format (expected \"format\": 1)",
-                  "tuning file");
-    for (const auto& entry : j.at("entries")) db.put(entry_from_json(entry));
-  } catch (const nlohmann::json::exception& error) {
-    throw Error(ErrorCode::InvalidArgument,
-                "tuning file '" + path + "' is malformed: " + error.what(), "tuning file");
+    j = json::parse(text);
+  } catch (const json::exception& error) {
+    not_a_tuning_file(origin, std::string("is not valid JSON: ") + error.what());
+  }
+  if (!j.is_object() || !j.contains("format") || j["format"] != 1)
+    not_a_tuning_file(origin, "has an unknown format (expected \"format\": 1)");
+  if (!j.contains("entries") || !j["entries"].is_array())
+    not_a_tuning_file(origin, "has no \"entries\" array");
+  TuningDatabase db;
+  std::size_t index = 0;
+  for (const auto& item : j["entries"]) {
+    ++index;
+    try {
+      db.put(entry_from_json(item));
+    } catch (const std::invalid_argument& problem) {
+      db.problems_.push_back(origin + ": entry " + std::to_string(index) + " " + problem.what() +
+                             "; skipped");
+      db.unusable_entries_.push_back(item.dump());
+    }
   }
   return db;
 }
 
+TuningDatabase TuningDatabase::load_file(const std::string& path) {
+  const auto text = read_regular_file(path, std::size_t(64) << 20);
+  if (!text) return {};
+  TuningDatabase db = parse(*text, path);
+  if (!db.problems_.empty()) {
+    std::string all;
+    for (const auto& problem : db.problems_) all += "\n  " + problem;
+    throw Error(ErrorCode::InvalidArgument, "tuning file '" + path + "' has problems:" + all,
+                "tuning file");
+  }
+  return db;
+}
+
+std::vector<std::string> TuningDatabase::check_file(const std::string& path) {
+  try {
+    const auto text = read_regular_file(path, std::size_t(64) << 20);
+    if (!text) return {"tuning file '" + path + "' does not exist"};
+    return parse(*text, path).problems_;
+  } catch (const Error& error) {
+    return {error.what()};
+  }
+}
+
 TuningDatabase TuningDatabase::load_default() {
   TuningDatabase db;
+  auto add = [&db](const std::string& path) {
+    try {
+      if (const auto text = read_regular_file(path, std::size_t(64) << 20))
+        db.overlay(parse(*text, path));
+    } catch (const Error& error) {
+      db.problems_.push_back(std::string(error.what()) + "; the whole file is skipped");
+    }
+  };
   if (const auto dir = shipped_directory(); !dir.empty()) {
     std::vector<fs::path> files;
-    for (const auto& item : fs::directory_iterator(dir))
-      if (item.path().extension() == ".json") files.push_back(item.path());
+    std::error_code error;
+    for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
+      if (it->path().extension() == ".json") files.push_back(it->path());
     std::sort(files.begin(), files.end());
-    for (const auto& file : files) db.overlay(load_file(file.string()));
+    for (const auto& file : files) add(file.string());
   }
-  if (const auto user = user_file_path(); !user.empty()) db.overlay(load_file(user));
+  if (const auto user = user_file_path(); !user.empty()) add(user);
   return db;
 }
 
@@ -146,6 +247,9 @@ void TuningDatabase::put(const TunedEntry& entry) {
 
 void TuningDatabase::overlay(const TuningDatabase& other) {
   for (const auto& entry : other.entries_) put(entry);
+  problems_.insert(problems_.end(), other.problems_.begin(), other.problems_.end());
+  unusable_entries_.insert(unusable_entries_.end(), other.unusable_entries_.begin(),
+                           other.unusable_entries_.end());
 }
 
 std::optional<TunedEntry> TuningDatabase::find(const DeviceLimits& device,
@@ -158,25 +262,30 @@ std::optional<TunedEntry> TuningDatabase::find(const DeviceLimits& device,
   return std::nullopt;
 }
 
-void TuningDatabase::save(const std::string& path) const {
+std::string TuningDatabase::to_json_text() const {
   auto sorted = entries_;
   std::sort(sorted.begin(), sorted.end(), [](const TunedEntry& a, const TunedEntry& b) {
     return std::tie(a.device, a.platform, a.shape_class, a.precision) <
            std::tie(b.device, b.platform, b.shape_class, b.precision);
   });
-  nlohmann::json j = {{"format", 1}, {"entries", nlohmann::json::array()}};
+  json j = {{"format", 1}, {"entries", json::array()}};
   for (const auto& e : sorted) j["entries"].push_back(entry_to_json(e));
-  std::error_code error;
-  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), error);
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary);
-    out << j.dump(2) << '\n';
-    if (!out)
-      throw Error(ErrorCode::InvalidArgument, "cannot write the tuning file '" + path + "'",
-                  "tuning file");
-  }
-  fs::rename(temporary, path);
+  for (const auto& raw : unusable_entries_) j["entries"].push_back(json::parse(raw));
+  return j.dump(2) + "\n";
+}
+
+void TuningDatabase::save(const std::string& path) const {
+  write_file_atomically(path, to_json_text());
+}
+
+void TuningDatabase::update_file(const std::string& path,
+                                 const std::function<void(TuningDatabase&)>& change) {
+  update_file_locked(path, [&](const std::optional<std::string>& current) {
+    TuningDatabase db = current ? parse(*current, path) : TuningDatabase{};
+    db.problems_.clear();
+    change(db);
+    return db.to_json_text();
+  });
 }
 
 namespace {
@@ -184,8 +293,10 @@ namespace {
 // Whether `kernel` computes `precision` here (a kernel that needs tensor cores only where
 // the device has them).
 bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
-  const auto& description = find_kernel(kernel);
-  return description.computes(precision) && (!description.needs_tensor_cores || tensor_cores);
+  for (const auto& description : kernel_catalog())
+    if (description.name == kernel)
+      return description.computes(precision) && (!description.needs_tensor_cores || tensor_cores);
+  return false;  // an entry put() by a program, naming no kernel of this library
 }
 
 }  // namespace
@@ -193,6 +304,12 @@ bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
                            const GemmProblem& problem, Precision precision, bool tensor_cores) {
   const std::string cls = shape_class(problem);
+  const auto& problems = database.problems();
+  const std::string problems_note =
+      problems.empty() ? std::string()
+                       : "; the tuning files had " + std::to_string(problems.size()) +
+                             " problem(s), skipped (first: " + problems.front() +
+                             "; clgemm-tune --check FILE lists them all)";
   auto describe = [&](const TunedEntry& e, const std::string& why) {
     char measured[96];
     std::snprintf(measured, sizeof measured, "%.0f GFLOP/s on %lldx%lldx%lld", e.gflops,
@@ -212,13 +329,13 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
         look_in == cls ? "tuned " + mode + " entry for shape class '" + cls + "' on this device"
                        : "no " + mode + " entry for shape class '" + cls +
                              "' on this device; using its 'large' entry";
-    return {entry->kernel, entry->options, describe(*entry, why)};
+    return {entry->kernel, entry->options, describe(*entry, why) + problems_note};
   }
   const std::string kernel = on_tensor_cores ? "tensorcore" : "blocked";
   return {kernel,
           {},
           "no " + mode + " tuning entry for device '" + device.name + "': " + kernel +
-              " with parameters derived from the device limits"};
+              " with parameters derived from the device limits" + problems_note};
 }
 
 }  // namespace clgemm

@@ -509,9 +509,21 @@ TEST(CApi, InvalidOptions) {
   call.kernel = "coarsened:TILE=30,BATCH=4";
   expect_failure(call, CLGEMM_INVALID_OPTION, "TILE % BATCH == 0");
   call.kernel = "tile:TILE";
-  expect_failure(call, CLGEMM_INVALID_OPTION, "'TILE' in 'tile:TILE' is not of the form");
+  expect_failure(call, CLGEMM_INVALID_OPTION, "'TILE' has no '='");
   call.kernel = "tile:TILE=8x";
-  expect_failure(call, CLGEMM_INVALID_OPTION, "is not of the form NAME=integer");
+  expect_failure(call, CLGEMM_INVALID_OPTION, "'TILE=8x' has a value that is not a decimal");
+  call.kernel = "tile:TILE=8abc";  // trailing text is refused, never read as 8
+  expect_failure(call, CLGEMM_INVALID_OPTION, "not a decimal integer");
+  call.kernel = "tile:TILE=99999999999999999999";
+  expect_failure(call, CLGEMM_INVALID_OPTION, "outside the range of a long");
+  call.kernel = "tile:=5";
+  expect_failure(call, CLGEMM_INVALID_OPTION, "has no name before '='");
+  call.kernel = "tile:TILE=";
+  expect_failure(call, CLGEMM_INVALID_OPTION, "has no value after '='");
+  call.kernel = "tile:TILE=8,TILE=16";
+  expect_failure(call, CLGEMM_INVALID_OPTION, "TILE is given twice");
+  call.kernel = "tile:TILE=8,";
+  expect_failure(call, CLGEMM_INVALID_OPTION, "'' has no '='");
   call.kernel = "tile:NOPE=3";
   expect_failure(call, CLGEMM_INVALID_OPTION, "NOPE");
 }

@@ -12,6 +12,7 @@ packages=(
   pocl-opencl-icd            # OpenCL on the CPU, the default device where no GPU exists
   oclgrind                   # OpenCL device simulator for the kernel checks (ctest -L oclgrind)
   libgtest-dev libcli11-dev nlohmann-json3-dev
+  libclblast-dev libopenblas-dev   # the peers clgemm-bench compares against
 )
 
 missing=()

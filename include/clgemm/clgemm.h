@@ -64,7 +64,8 @@ typedef enum clgemm_status {
   CLGEMM_OUT_OF_HOST_MEMORY = 31,
   CLGEMM_UNKNOWN_ERROR = 32,
   CLGEMM_INVALID_PRECISION = 33,    /* not one of the clgemm_precision values */
-  CLGEMM_UNSUPPORTED_PRECISION = 34 /* the chosen kernel cannot compute that precision */
+  CLGEMM_UNSUPPORTED_PRECISION = 34, /* the chosen kernel cannot compute that precision */
+  CLGEMM_FILE_ERROR = 35             /* a file clgemm reads or writes cannot be used */
 } clgemm_status;
 
 /* The arithmetic of the products of A and B (clgemm::Precision), set per context with
@@ -131,6 +132,9 @@ clgemm_status clgemm_sgemm_buffers(clgemm_context* context, int layout, int tran
                                    size_t a_offset, int64_t lda, cl_mem b, size_t b_offset,
                                    int64_t ldb, float beta, cl_mem c, size_t c_offset, int64_t ldc,
                                    cl_command_queue queue, cl_event* event, const char* kernel);
+
+/* The library's version, "MAJOR.MINOR.PATCH" (never NULL). */
+const char* clgemm_version(void);
 
 /* A one-line description of a status, e.g. "invalid ldb" (never NULL). */
 const char* clgemm_status_string(clgemm_status status);

@@ -8,3 +8,4 @@
 #include "clgemm/precision.hpp"
 #include "clgemm/reference.hpp"
 #include "clgemm/tuning.hpp"
+#include "clgemm/version.hpp"

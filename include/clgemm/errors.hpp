@@ -21,6 +21,7 @@ enum class ErrorCode {
   AllocationTooLarge,       // a buffer exceeds what the device can allocate
   OpenCLFailure,            // an OpenCL call failed at run time
   UnsupportedPrecision,     // the kernel or the device cannot compute the requested precision
+  FileError,                // a file clgemm reads or writes is unreadable, unwritable or not a file
 };
 
 // A short stable name for a code, e.g. "invalid-leading-dimension".

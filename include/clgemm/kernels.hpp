@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clgemm/device.hpp"
@@ -56,6 +57,21 @@ void validate_options(const std::string& kernel, const KernelOptions& options,
 
 // "-D NAME=value ..." as passed to the OpenCL compiler.
 std::string format_build_options(const KernelOptions& options);
+
+// One parameter as users write it: "NAME=value", NAME an identifier and value a decimal
+// integer (optional sign) that fits a long, with nothing after it; spaces around either are
+// ignored. Throws Error(InvalidOption) quoting the text and saying what is wrong.
+std::pair<std::string, long> parse_option_assignment(const std::string& text);
+
+// A kernel and its parameter overrides as users write them: "tile" or
+// "coarsened:TILE=16,BATCH=4" (the C API's kernel argument). An empty name means the default
+// ("auto"). Throws Error(InvalidOption) for a malformed override or one given twice; the names
+// themselves are checked when the kernel is prepared.
+struct KernelSelection {
+  std::string kernel = "auto";
+  KernelOptions overrides;
+};
+KernelSelection parse_kernel_selection(const std::string& text);
 
 // The kernel's traffic model: bytes it moves to and from global memory for a row-major
 // M x N x K problem with these parameters. A and B count as the work-items load them (e.g.

@@ -8,6 +8,7 @@
 //     "gflops": 39319.6, "m": 4096, "n": 4096, "k": 4096, "tuned": "2026-11-29"}]}
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,28 +43,54 @@ struct TunedEntry {
 
 class TuningDatabase {
  public:
-  // The shipped entries overlaid with the user's file; missing files are simply empty.
-  // A malformed file throws Error(InvalidArgument) naming the file and the problem.
+  // The shipped entries overlaid with the user's file; missing files are simply empty. Never
+  // throws for a bad file: an unreadable or malformed file, or an entry this library cannot
+  // use (an unknown kernel, shape class, precision or parameter, a value out of range), is
+  // skipped and described in problems(), and `auto` says so in its reason.
   static TuningDatabase load_default();
+  // One file, strictly: nothing at `path` gives an empty database; otherwise every problem
+  // of the file or its entries throws Error(InvalidArgument) naming the file and listing them
+  // (Error(FileError) when it cannot be read at all).
   static TuningDatabase load_file(const std::string& path);
+  // The JSON text of a file that came from `origin` (a path, for the messages): the entries
+  // that can be used, and a problem per entry that cannot. Throws Error(InvalidArgument)
+  // when the text as a whole is not a tuning file (not JSON, another format, no entries).
+  static TuningDatabase parse(const std::string& text, const std::string& origin);
+  // Every problem of the file at `path`, one line each (empty: the file is fine or absent).
+  static std::vector<std::string> check_file(const std::string& path);
+  // Reads the file at `path`, lets `change` edit it and writes it back atomically, under a
+  // lock that concurrent writers take in turn (see update_file_locked in clgemm/files.hpp).
+  // Entries this library cannot use are kept as they were. Refuses (Error(InvalidArgument))
+  // to replace a file that is not a tuning file at all.
+  static void update_file(const std::string& path,
+                          const std::function<void(TuningDatabase&)>& change);
   static std::string user_file_path();
   static std::string shipped_directory();  // share/clgemm/tuning, found like the kernels
 
   // Adds or replaces the entry for (device, platform, shape class, precision).
   void put(const TunedEntry& entry);
-  // Entries from `other` replace this database's entries for the same key.
+  // Entries from `other` replace this database's entries for the same key; its problems and
+  // unusable entries are added to these.
   void overlay(const TuningDatabase& other);
   std::optional<TunedEntry> find(const DeviceLimits& device, const std::string& shape_class,
                                  Precision precision = Precision::FP32) const;
   const std::vector<TunedEntry>& entries() const { return entries_; }
+  // What could not be used, one line each: "<file>: entry 3: unknown kernel 'nope' ...".
+  const std::vector<std::string>& problems() const { return problems_; }
+  // The file's JSON text: the usable entries, sorted, then the unusable ones as they were.
+  std::string to_json_text() const;
+  // Writes to_json_text() to `path` atomically (Error(FileError) when it cannot).
   void save(const std::string& path) const;
 
  private:
   std::vector<TunedEntry> entries_;
+  std::vector<std::string> problems_;
+  std::vector<std::string> unusable_entries_;  // their JSON text, kept for update_file
 };
 
 // What `auto` runs for a problem on a device, and why: the entry for the problem's shape
-// class, else the device's 'large' entry, else derived parameters. FP32 never runs on tensor
+// class, else the device's 'large' entry, else derived parameters (the reason also says when
+// the tuning files had problems that were skipped). FP32 never runs on tensor
 // cores. TF32 and 3xTF32 use the tensorcore entries of that precision where `tensor_cores`,
 // and otherwise the fp32 entries of a kernel that computes the precision portably (blocked).
 struct KernelChoice {

@@ -1,0 +1,15 @@
+// The library's version string, set from the CMake project version at build time.
+#include "clgemm/clgemm.h"
+#include "clgemm/version.hpp"
+
+namespace clgemm {
+
+const char* version() {
+  return CLGEMM_VERSION_STRING;
+}
+
+}  // namespace clgemm
+
+extern "C" const char* clgemm_version(void) {
+  return clgemm::version();
+}
