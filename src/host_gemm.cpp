@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <tuple>
 
 #include "clgemm/errors.hpp"
 #include "context_state.hpp"
@@ -24,22 +25,39 @@ struct HostSpan {
   std::size_t bytes() const { return elements * sizeof(float); }
 };
 
-void check_allocation(const char* what, const HostSpan& span, const DeviceLimits& limits) {
-  if (span.bytes() > limits.max_allocation_bytes)
-    throw Error(ErrorCode::AllocationTooLarge,
-                std::string("matrix ") + what + " needs " + std::to_string(span.bytes()) +
-                    " bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
-                    std::to_string(limits.max_allocation_bytes) + " of device '" + limits.name +
-                    "'",
-                what);
-}
-
 bool zero_copy(const DeviceLimits& limits) {
   const char* force_copy = std::getenv("CLGEMM_HOST_COPY");
   return limits.host_unified_memory && !(force_copy && std::string(force_copy) == "1");
 }
 
 }  // namespace
+
+void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) {
+  validate_problem(problem);
+  // Bytes of each matrix from its offset to its last element; validate_problem ensured the
+  // element counts fit, and the device limits bound the byte counts compared below.
+  std::size_t total = 0;
+  for (auto [what, elements, offset] :
+       {std::tuple{"A", problem.a_elements(), problem.a_offset},
+        std::tuple{"B", problem.b_elements(), problem.b_offset},
+        std::tuple{"C", problem.c_elements(), problem.c_offset}}) {
+    const std::size_t count = elements - offset;
+    if (count > limits.max_allocation_bytes / sizeof(float))
+      throw Error(ErrorCode::AllocationTooLarge,
+                  std::string("matrix ") + what + " needs " + std::to_string(count) +
+                      " floats, above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+                      std::to_string(limits.max_allocation_bytes) + " bytes of device '" +
+                      limits.name + "'",
+                  what);
+    total += count * sizeof(float) * (what[0] == 'C' && problem.beta != 0.0f ? 2 : 1);
+  }
+  if (total > limits.global_memory_bytes)
+    throw Error(ErrorCode::AllocationTooLarge,
+                "A, B and C need " + std::to_string(total) +
+                    " bytes together, above CL_DEVICE_GLOBAL_MEM_SIZE = " +
+                    std::to_string(limits.global_memory_bytes) + " of device '" + limits.name +
+                    "'");
+}
 
 GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
                           const RunSettings& settings) {
@@ -58,15 +76,8 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
   const HostSpan a_span{a + problem.a_offset, problem.a_elements() - problem.a_offset};
   const HostSpan b_span{b + problem.b_offset, problem.b_elements() - problem.b_offset};
   const HostSpan c_span{c + problem.c_offset, problem.c_elements() - problem.c_offset};
-  check_allocation("A", a_span, limits);
-  check_allocation("B", b_span, limits);
-  check_allocation("C", c_span, limits);
+  check_fits_device(problem, limits);
   const std::size_t total_bytes = a_span.bytes() + b_span.bytes() + 2 * c_span.bytes();
-  if (total_bytes > limits.global_memory_bytes)
-    throw Error(ErrorCode::AllocationTooLarge,
-                "A, B and C need " + std::to_string(total_bytes) +
-                    " bytes together, above CL_DEVICE_GLOBAL_MEM_SIZE = " +
-                    std::to_string(limits.global_memory_bytes));
 
   // Each span is uploaded from its offset, so the kernel sees offsets of zero. In place
   // (zero-copy), a span's alignment is its host address's; copied, the device's.

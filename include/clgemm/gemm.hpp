@@ -61,6 +61,12 @@ struct GemmProblem {
 // and the limit.
 void validate_problem(const GemmProblem& problem);
 
+// Throws Error(AllocationTooLarge) naming the matrix, its bytes and the device limit when the
+// host-array path could not hold the problem on `device`: a matrix above
+// CL_DEVICE_MAX_MEM_ALLOC_SIZE, or A, B and C (twice, when beta != 0) above
+// CL_DEVICE_GLOBAL_MEM_SIZE. Call it before allocating host matrices for a problem.
+void check_fits_device(const GemmProblem& problem, const DeviceLimits& device);
+
 struct RunSettings {
   // A name from kernel_catalog(), or "auto": the tuning database's choice for the device and
   // the problem's shape class (see clgemm/tuning.hpp), derived parameters where it has none.
