@@ -27,10 +27,12 @@ void check_buffer(cl_mem buffer, const char* name, std::size_t elements, cl_cont
     throw Error(ErrorCode::InvalidArgument,
                 std::string("buffer ") + name + " belongs to another OpenCL context", name);
   const std::size_t size = mem_info<std::size_t>(buffer, CL_MEM_SIZE, name);
-  if (size < elements * sizeof(float))
+  // validate_problem guarantees that elements * sizeof(float) does not wrap.
+  if (size / sizeof(float) < elements)
     throw Error(ErrorCode::BufferTooSmall,
                 std::string("buffer ") + name + " holds " + std::to_string(size) +
-                    " bytes, but the problem reads " + std::to_string(elements * sizeof(float)) +
+                    " bytes, but the problem reaches byte " +
+                    std::to_string(elements * sizeof(float)) +
                     " (offset plus lines times leading dimension)",
                 name);
 }
@@ -56,30 +58,38 @@ void check_queue(cl_command_queue queue, cl_context context, cl_device_id device
 
 void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
                     cl_command_queue queue, cl_event* event, const RunSettings& settings) {
+  if (event) *event = nullptr;
   validate_problem(problem);
   check_queue(queue, opencl_context(), opencl_device());
-  check_buffer(a, "A", problem.a_elements(), opencl_context());
-  check_buffer(b, "B", problem.b_elements(), opencl_context());
-  check_buffer(c, "C", problem.c_elements(), opencl_context());
-
   detail::KernelCall call = detail::row_major_call(problem);
-  const bool swapped = problem.layout == Layout::ColumnMajor;
-  call.a.buffer = swapped ? b : a;
-  call.b.buffer = swapped ? a : b;
-  call.c.buffer = c;
-  call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());
-  call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
-  std::string reason;
-  const detail::PreparedKernel prepared =
-      state_->prepare(state_->resolve_auto(settings, problem, reason), &call);
+  const detail::CallPlan plan = state_->plan(settings, problem, call);
+  if (plan.kind == detail::CallKind::Gemm) {
+    check_buffer(a, "A", problem.a_elements(), opencl_context());
+    check_buffer(b, "B", problem.b_elements(), opencl_context());
+  }
+  if (plan.kind != detail::CallKind::Nothing)
+    check_buffer(c, "C", problem.c_elements(), opencl_context());
   try {
     const cl::CommandQueue caller_queue(queue, /*retainObject=*/true);
-    cl::Event kernel_event;
-    detail::enqueue_call(caller_queue, prepared.built->program, *prepared.spec, prepared.options,
-                         call, event ? &kernel_event : nullptr);
+    cl::Event done;
+    if (plan.kind == detail::CallKind::Nothing) {
+      // Nothing to compute; an event asked for still completes after the queue's earlier work.
+      if (event) caller_queue.enqueueMarkerWithWaitList(nullptr, &done);
+    } else {
+      const bool swapped = problem.layout == Layout::ColumnMajor;
+      call.a.buffer = swapped ? b : a;
+      call.b.buffer = swapped ? a : b;
+      call.c.buffer = c;
+      if (plan.kind == detail::CallKind::Gemm) {
+        call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());
+        call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
+      }
+      const detail::PreparedKernel prepared = state_->prepare(plan, &call);
+      detail::enqueue_prepared(caller_queue, prepared, call, event ? &done : nullptr);
+    }
     if (event) {
-      clRetainEvent(kernel_event());  // the caller now owns one reference
-      *event = kernel_event();
+      clRetainEvent(done());  // the caller now owns one reference
+      *event = done();
     }
   } catch (const cl::Error& error) {
     throw OpenCLError(error.what(), error.err());

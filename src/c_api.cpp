@@ -20,17 +20,12 @@ struct clgemm_context {
 namespace clgemm::detail {
 namespace {
 
-// CBLAS ConjTrans (113) is Trans for real data; any other value goes on to validation.
-Transpose to_transpose(int value) {
-  return Transpose(value == CLGEMM_CONJ_TRANS ? CLGEMM_TRANS : value);
-}
-
 GemmProblem make_problem(int layout, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
                          float alpha, int64_t lda, int64_t ldb, float beta, int64_t ldc) {
   GemmProblem p;
   p.layout = Layout(layout);
-  p.trans_a = to_transpose(trans_a);
-  p.trans_b = to_transpose(trans_b);
+  p.trans_a = Transpose(trans_a);  // 113 (ConjTrans) is Trans for real data
+  p.trans_b = Transpose(trans_b);
   p.m = m, p.n = n, p.k = k;
   p.alpha = alpha, p.beta = beta;
   p.lda = lda, p.ldb = ldb, p.ldc = ldc;

@@ -1,7 +1,10 @@
 // The Context: opening a device (or adopting the caller's OpenCL context), and preparing
 // kernels for it. The two GEMM paths live in host_gemm.cpp and buffer_gemm.cpp.
+#include <tuple>
+
 #include "clgemm/errors.hpp"
 #include "context_state.hpp"
+#include "launch_order.hpp"
 
 namespace clgemm {
 
@@ -87,6 +90,7 @@ void Context::State::check_precision(const detail::KernelSpec& spec, Precision p
 detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
                                                const detail::KernelCall* call) {
   detail::PreparedKernel prepared;
+  prepared.name = settings.kernel;
   prepared.spec = &detail::find_spec(settings.kernel);
   check_precision(*prepared.spec, settings.precision);
   prepared.precision = settings.precision;
@@ -118,9 +122,118 @@ detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
   }
 }
 
-GemmTiming describe(const std::string& kernel, const detail::PreparedKernel& prepared) {
+namespace detail {
+
+void check_run_counts(const RunSettings& settings) {
+  for (auto [name, value, minimum] : {std::tuple{"timed_runs", settings.timed_runs, 1},
+                                      std::tuple{"warmup_runs", settings.warmup_runs, 0}})
+    if (value < minimum || value > kMaxRuns)
+      throw Error(ErrorCode::InvalidArgument,
+                  std::string(name) + " = " + std::to_string(value) + " is outside " +
+                      std::to_string(minimum) + ".." + std::to_string(kMaxRuns),
+                  "settings");
+}
+
+void enqueue_prepared(const cl::CommandQueue& queue, const PreparedKernel& prepared,
+                      const KernelCall& call, cl::Event* event) {
+  if (prepared.spec) {
+    enqueue_call(queue, *prepared.built, *prepared.spec, prepared.options, call, event);
+    return;
+  }
+  // scale_c: C = beta * C over the row-major call's m x n.
+  cl::Kernel kernel(prepared.built->program, "scale_c");
+  kernel.setArg(0, cl_int(call.m));
+  kernel.setArg(1, cl_int(call.n));
+  kernel.setArg(2, call.beta);
+  kernel.setArg(3, sizeof(cl_mem), &call.c.buffer);
+  kernel.setArg(4, cl_ulong(call.c.offset));
+  kernel.setArg(5, cl_int(call.c.ld));
+  const std::size_t x = prepared.options.at("WG_X"), y = prepared.options.at("WG_Y");
+  const auto round_up = [](std::int64_t v, std::size_t to) { return (std::size_t(v) + to - 1) / to * to; };
+  enqueue_in_order(prepared.built->launch_order_key, queue.getInfo<CL_QUEUE_CONTEXT>(),
+                   [&](const std::vector<cl::Event>& wait) {
+                     cl::Event launched;
+                     queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                                cl::NDRange(round_up(call.n, x), round_up(call.m, y)),
+                                                cl::NDRange(x, y), wait.empty() ? nullptr : &wait,
+                                                &launched);
+                     if (event) *event = launched;
+                     return launched;
+                   });
+}
+
+}  // namespace detail
+
+detail::CallPlan Context::State::plan(const RunSettings& settings, const GemmProblem& problem,
+                                      const detail::KernelCall& call) {
+  detail::CallPlan plan;
+  plan.run = resolve_auto(settings, problem, plan.reason);
+  const detail::KernelSpec& spec = detail::find_spec(plan.run.kernel);
+  check_precision(spec, plan.run.precision);
+  const KernelOptions options = resolve_options(plan.run.kernel, selected.limits, plan.run.overrides);
+  if (problem.is_empty()) {
+    plan.kind = detail::CallKind::Nothing;
+    plan.reason = std::string(problem.m == 0 ? "M" : "N") +
+                  " = 0: nothing to compute (the BLAS quick return)";
+    return plan;
+  }
+  if (!problem.reads_operands()) {
+    const std::string why = problem.k == 0 ? "K = 0" : "alpha = 0";
+    if (problem.beta == 1.0f) {
+      plan.kind = detail::CallKind::Nothing;
+      plan.reason = why + " and beta = 1: C stays as it is (the BLAS quick return)";
+    } else {
+      plan.kind = detail::CallKind::ScaleC;
+      plan.reason = why + ": C = beta * C without reading A or B (BLAS semantics)";
+    }
+    return plan;
+  }
+  detail::check_index_range(spec, options, call);
+  return plan;
+}
+
+detail::PreparedKernel Context::State::prepare(const detail::CallPlan& plan,
+                                               const detail::KernelCall* call) {
+  if (plan.kind == detail::CallKind::ScaleC) {
+    detail::PreparedKernel prepared = prepare_scale_c();
+    prepared.precision = plan.run.precision;
+    prepared.precision_path = "no products (C = beta * C)";
+    return prepared;
+  }
+  detail::PreparedKernel prepared = prepare(plan.run, call);
+  if (call) detail::check_index_range(*prepared.spec, prepared.options, *call);  // re-derived
+  return prepared;
+}
+
+detail::PreparedKernel Context::State::prepare_scale_c() {
+  detail::PreparedKernel prepared;
+  prepared.name = "scale_c";
+  const auto& source = this->source("scale_c.cl");
+  std::size_t side = 16;
+  for (;;) {
+    while (side > 1 && side * side > selected.limits.max_work_group_size) side /= 2;
+    prepared.options = {{"WG_X", long(side)}, {"WG_Y", long(side)}};
+    prepared.build_options = format_build_options(prepared.options);
+    prepared.built = programs.get("scale_c", "scale_c", source.text, source.hash,
+                                  prepared.build_options, prepared.cached);
+    if (side * side <= prepared.built->kernel_work_group_size || side == 1) return prepared;
+    side /= 2;
+  }
+}
+
+GemmTiming describe_nothing(const detail::CallPlan& plan) {
   GemmTiming timing;
-  timing.kernel = kernel;
+  timing.kernel = "none";
+  timing.kernel_choice = plan.reason;
+  timing.precision = plan.run.precision;
+  timing.precision_path = "none";
+  timing.program_cached = true;
+  return timing;
+}
+
+GemmTiming describe(const detail::PreparedKernel& prepared) {
+  GemmTiming timing;
+  timing.kernel = prepared.name;
   timing.options = prepared.options;
   timing.build_options = prepared.build_options;
   timing.program_cached = prepared.cached;
@@ -177,7 +290,7 @@ GemmTiming Context::build(const std::string& kernel, const KernelOptions& overri
   settings.precision = precision;
   std::string reason;  // `auto` builds what it would run for a large square problem
   settings = state_->resolve_auto(settings, representative_problem("large"), reason);
-  GemmTiming timing = describe(settings.kernel, state_->prepare(settings, nullptr));
+  GemmTiming timing = describe(state_->prepare(settings, nullptr));
   timing.kernel_choice = reason;
   return timing;
 }

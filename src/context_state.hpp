@@ -23,9 +23,26 @@ namespace clgemm {
 
 namespace detail {
 
+// What a call runs, decided before any resource is touched. BLAS semantics: M or N = 0 (or
+// K = 0 or alpha = 0 with beta = 1) changes nothing; K = 0 or alpha = 0 otherwise scales C
+// by beta (kernels/scale_c.cl) without reading A or B; everything else runs a GEMM kernel.
+enum class CallKind { Nothing, ScaleC, Gemm };
+
+struct CallPlan {
+  CallKind kind = CallKind::Gemm;
+  RunSettings run;     // the caller's settings with `auto` resolved
+  std::string reason;  // why this runs, for GemmTiming::kernel_choice
+};
+
+// Throws Error(InvalidArgument) unless 1 <= timed_runs <= kMaxRuns and
+// 0 <= warmup_runs <= kMaxRuns.
+constexpr int kMaxRuns = 1000000;
+void check_run_counts(const RunSettings& settings);
+
 // A program ready to launch, with the parameters it was built with.
 struct PreparedKernel {
-  const KernelSpec* spec = nullptr;
+  std::string name;                  // the kernel reported as run ("scale_c" for ScaleC)
+  const KernelSpec* spec = nullptr;  // null for scale_c
   std::shared_ptr<const BuiltProgram> built;
   KernelOptions options;
   std::string build_options;
@@ -61,9 +78,25 @@ struct Context::State {
   // tensor cores this device lacks.
   void check_precision(const detail::KernelSpec& spec, Precision precision);
   detail::PreparedKernel prepare(const RunSettings& settings, const detail::KernelCall* call);
+  // Checks the caller's kernel, parameters and precision (each an error when invalid, even
+  // for a call with nothing to compute) and decides what the call runs; a GEMM's sizes are
+  // checked against the kernel's index range (check_index_range).
+  detail::CallPlan plan(const RunSettings& settings, const GemmProblem& problem,
+                        const detail::KernelCall& call);
+  // Builds or finds what `plan` launches (not for CallKind::Nothing).
+  detail::PreparedKernel prepare(const detail::CallPlan& plan, const detail::KernelCall* call);
+  detail::PreparedKernel prepare_scale_c();
 };
 
+namespace detail {
+// Launches a prepared kernel on the call: the GEMM kernel, or scale_c on C alone.
+void enqueue_prepared(const cl::CommandQueue& queue, const PreparedKernel& prepared,
+                      const KernelCall& call, cl::Event* event);
+}  // namespace detail
+
 // The timing record's description of a prepared kernel (the times are filled in by the caller).
-GemmTiming describe(const std::string& kernel, const detail::PreparedKernel& prepared);
+GemmTiming describe(const detail::PreparedKernel& prepared);
+// The record of a call that launched nothing (run_seconds empty).
+GemmTiming describe_nothing(const detail::CallPlan& plan);
 
 }  // namespace clgemm

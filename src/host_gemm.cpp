@@ -1,8 +1,10 @@
-// The host-array GEMM path: validate, build or reuse the program, upload A, B (and C when beta
-// is not zero), launch with each enqueue + finish timed alone, download into a staging copy and
-// only then write C. On devices sharing memory with the host (PoCL on the CPU), A and B are
-// used in place (CL_MEM_USE_HOST_PTR) instead of copied; CLGEMM_HOST_COPY=1 turns that off.
+// The host-array GEMM path: validate, plan (what runs, or nothing), check what the device can
+// hold, build or reuse the program, upload what is read, launch with each enqueue + finish
+// timed alone, download into a staging copy and only then write C. On devices sharing memory
+// with the host (PoCL on the CPU), A and B are used in place (CL_MEM_USE_HOST_PTR) instead of
+// copied; CLGEMM_HOST_COPY=1 turns that off.
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <tuple>
@@ -25,31 +27,44 @@ struct HostSpan {
   std::size_t bytes() const { return elements * sizeof(float); }
 };
 
+HostSpan span_of(const float* array, std::size_t offset, std::size_t end) {
+  return {array ? array + offset : nullptr, end - offset};
+}
+
 bool zero_copy(const DeviceLimits& limits) {
   const char* force_copy = std::getenv("CLGEMM_HOST_COPY");
   return limits.host_unified_memory && !(force_copy && std::string(force_copy) == "1");
+}
+
+void require(const void* pointer, const char* name, const char* why) {
+  if (!pointer)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string("matrix ") + name + " is a null pointer, but " + why, name);
 }
 
 }  // namespace
 
 void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) {
   validate_problem(problem);
-  // Bytes of each matrix from its offset to its last element; validate_problem ensured the
-  // element counts fit, and the device limits bound the byte counts compared below.
+  // Bytes of each matrix the host path stages, from its offset to its last element (A and B
+  // only when they are read; C twice when repeated runs restore it). validate_problem ensured
+  // that the element counts fit a byte count.
+  const bool operands = problem.reads_operands();
   std::size_t total = 0;
-  for (auto [what, elements, offset] :
-       {std::tuple{"A", problem.a_elements(), problem.a_offset},
-        std::tuple{"B", problem.b_elements(), problem.b_offset},
-        std::tuple{"C", problem.c_elements(), problem.c_offset}}) {
-    const std::size_t count = elements - offset;
-    if (count > limits.max_allocation_bytes / sizeof(float))
+  for (auto [what, elements, offset, staged] :
+       {std::tuple{"A", problem.a_elements(), problem.a_offset, operands},
+        std::tuple{"B", problem.b_elements(), problem.b_offset, operands},
+        std::tuple{"C", problem.c_elements(), problem.c_offset, !problem.is_empty()}}) {
+    if (!staged) continue;
+    const std::size_t bytes = (elements - offset) * sizeof(float);
+    if (bytes > limits.max_allocation_bytes)
       throw Error(ErrorCode::AllocationTooLarge,
-                  std::string("matrix ") + what + " needs " + std::to_string(count) +
-                      " floats, above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
-                      std::to_string(limits.max_allocation_bytes) + " bytes of device '" +
+                  std::string("matrix ") + what + " needs " + std::to_string(bytes) +
+                      " bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+                      std::to_string(limits.max_allocation_bytes) + " of device '" +
                       limits.name + "'",
                   what);
-    total += count * sizeof(float) * (what[0] == 'C' && problem.beta != 0.0f ? 2 : 1);
+    total += bytes * (what[0] == 'C' && problem.beta != 0.0f ? 2 : 1);
   }
   if (total > limits.global_memory_bytes)
     throw Error(ErrorCode::AllocationTooLarge,
@@ -62,41 +77,37 @@ void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) {
 GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
                           const RunSettings& settings) {
   validate_problem(problem);
-  for (auto [name, pointer] : {std::pair<const char*, const void*>{"A", a}, {"B", b}, {"C", c}})
-    if (!pointer)
-      throw Error(ErrorCode::InvalidArgument, std::string("matrix ") + name + " is a null pointer",
-                  name);
-  if (settings.timed_runs < 1 || settings.warmup_runs < 0)
-    throw Error(ErrorCode::InvalidArgument,
-                "timed_runs must be at least 1 and warmup_runs at least 0 (got " +
-                    std::to_string(settings.timed_runs) + " and " +
-                    std::to_string(settings.warmup_runs) + ")",
-                "settings");
-  const DeviceLimits& limits = device();
-  const HostSpan a_span{a + problem.a_offset, problem.a_elements() - problem.a_offset};
-  const HostSpan b_span{b + problem.b_offset, problem.b_elements() - problem.b_offset};
-  const HostSpan c_span{c + problem.c_offset, problem.c_elements() - problem.c_offset};
-  check_fits_device(problem, limits);
-  const std::size_t total_bytes = a_span.bytes() + b_span.bytes() + 2 * c_span.bytes();
-
-  // Each span is uploaded from its offset, so the kernel sees offsets of zero. In place
-  // (zero-copy), a span's alignment is its host address's; copied, the device's.
+  detail::check_run_counts(settings);
   detail::KernelCall call = detail::row_major_call(problem);
-  call.a.offset = call.b.offset = call.c.offset = 0;
+  const detail::CallPlan plan = state_->plan(settings, problem, call);
+  if (plan.kind == detail::CallKind::Nothing) return describe_nothing(plan);
+  if (plan.kind == detail::CallKind::Gemm) {
+    require(a, "A", "the call reads it");
+    require(b, "B", "the call reads it");
+  }
+  require(c, "C", "the call writes it");
+  const DeviceLimits& limits = device();
+  check_fits_device(problem, limits);
+
   const bool swapped = problem.layout == Layout::ColumnMajor;
+  const HostSpan a_span = span_of(a, problem.a_offset, problem.a_elements());
+  const HostSpan b_span = span_of(b, problem.b_offset, problem.b_elements());
+  const HostSpan c_span = span_of(c, problem.c_offset, problem.c_elements());
   const HostSpan& first = swapped ? b_span : a_span;   // the kernel's A
   const HostSpan& second = swapped ? a_span : b_span;  // the kernel's B
+  // Each span is uploaded from its offset, so the kernel sees offsets of zero. In place
+  // (zero-copy), a span's alignment is its host address's; copied, the device's.
+  call.a.offset = call.b.offset = call.c.offset = 0;
   const bool in_place = zero_copy(limits);
   const std::size_t device_alignment = limits.base_address_align_bits / 8;
   call.a.base_alignment = in_place ? detail::pointer_alignment(first.data) : device_alignment;
   call.b.base_alignment = in_place ? detail::pointer_alignment(second.data) : device_alignment;
-  std::string reason;
-  const RunSettings run = state_->resolve_auto(settings, problem, reason);
-  const detail::PreparedKernel prepared = state_->prepare(run, &call);
-  GemmTiming timing = describe(run.kernel, prepared);
-  timing.kernel_choice = reason;
+  const detail::PreparedKernel prepared = state_->prepare(plan, &call);
+  GemmTiming timing = describe(prepared);
+  timing.kernel_choice = plan.reason;
 
   cl::CommandQueue queue = state_->acquire_queue();
+  const std::size_t total_bytes = (plan.kind == detail::CallKind::Gemm ? a_span.bytes() + b_span.bytes() : 0) + c_span.bytes();
   try {
     const bool read_c = problem.beta != 0.0f;  // BLAS: with beta = 0, C is never read
     auto start = Clock::now();
@@ -108,10 +119,11 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
       queue.enqueueWriteBuffer(buffer, CL_FALSE, 0, span.bytes(), span.data);
       return buffer;
     };
-    cl::Buffer a_buf = input(first), b_buf = input(second);
+    cl::Buffer a_buf, b_buf;
+    if (plan.kind == detail::CallKind::Gemm) a_buf = input(first), b_buf = input(second);
     cl::Buffer c_buf(state_->context, CL_MEM_READ_WRITE, c_span.bytes());
     // Repeated runs with beta != 0 each start from the caller's C, kept in a second buffer.
-    const int launches = settings.warmup_runs + settings.timed_runs;
+    const std::int64_t launches = std::int64_t(settings.warmup_runs) + settings.timed_runs;
     cl::Buffer c_original;
     if (read_c) {
       queue.enqueueWriteBuffer(c_buf, CL_FALSE, 0, c_span.bytes(), c_span.data);
@@ -126,14 +138,13 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
     call.a.buffer = a_buf();
     call.b.buffer = b_buf();
     call.c.buffer = c_buf();
-    for (int run = 0; run < launches; ++run) {
+    for (std::int64_t run = 0; run < launches; ++run) {
       if (read_c && run > 0) {
         queue.enqueueCopyBuffer(c_original, c_buf, 0, 0, c_span.bytes());
         queue.finish();
       }
       start = Clock::now();
-      detail::enqueue_call(queue, prepared.built->program, *prepared.spec, prepared.options, call,
-                           nullptr);
+      detail::enqueue_prepared(queue, prepared, call, nullptr);
       queue.finish();
       if (run >= settings.warmup_runs) timing.run_seconds.push_back(seconds_since(start));
     }
@@ -157,8 +168,8 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
     if (error.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE || error.err() == CL_OUT_OF_RESOURCES)
       throw Error(ErrorCode::AllocationTooLarge,
                   std::string("device '") + limits.name + "' could not allocate the " +
-                      std::to_string(total_bytes) + " bytes of A, B and C (" + error.what() +
-                      " returned " + std::to_string(error.err()) + ")");
+                      std::to_string(total_bytes) + " bytes of the call's matrices (" +
+                      error.what() + " returned " + std::to_string(error.err()) + ")");
     throw OpenCLError(error.what(), error.err());
   }
   state_->release_queue(std::move(queue));

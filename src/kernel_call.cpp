@@ -2,8 +2,12 @@
 #include "kernel_call.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <utility>
+
+#include "clgemm/errors.hpp"
+#include "launch_order.hpp"
 
 namespace clgemm::detail {
 
@@ -29,13 +33,14 @@ KernelCall row_major_call(const GemmProblem& p) {
   call.alpha = p.alpha;
   call.beta = p.beta;
   call.c = {nullptr, p.c_offset, p.ldc, false};
-  const Operand a{nullptr, p.a_offset, p.lda, p.trans_a == Transpose::Trans};
-  const Operand b{nullptr, p.b_offset, p.ldb, p.trans_b == Transpose::Trans};
+  const Operand a{nullptr, p.a_offset, p.lda, is_transposed(p.trans_a)};
+  const Operand b{nullptr, p.b_offset, p.ldb, is_transposed(p.trans_b)};
   if (p.layout == Layout::RowMajor) {
     call.m = p.m, call.n = p.n, call.k = p.k;
     call.a = a, call.b = b;
   } else {
     // Column-major X is row-major X^T: C^T (n x m) = op(B)^T * op(A)^T.
+    call.column_major = true;
     call.m = p.n, call.n = p.m, call.k = p.k;
     call.a = b, call.b = a;
   }
@@ -61,10 +66,44 @@ std::string call_build_options(const KernelSpec& spec, const KernelOptions& opti
   return out;
 }
 
-void enqueue_call(const cl::CommandQueue& queue, const cl::Program& program, const KernelSpec& spec,
+void check_index_range(const KernelSpec& spec, const KernelOptions& options,
+                       const KernelCall& call) {
+  const std::int64_t limit = INT_MAX;
+  const auto block = spec.block(options);
+  const auto& name = spec.description.name;
+  // The row-major call's sizes: a column-major problem's M and N are swapped in the call.
+  const struct {
+    const char* what;
+    std::int64_t size, block;
+  } sizes[] = {{call.column_major ? "N" : "M", call.m, block[0]},
+               {call.column_major ? "M" : "N", call.n, block[1]},
+               {"K", call.k, block[2]}};
+  for (const auto& s : sizes) {
+    const std::int64_t covered = (s.size + s.block - 1) / s.block * s.block + s.block;
+    if (covered > limit)
+      throw Error(ErrorCode::InvalidSize,
+                  std::string(s.what) + " = " + std::to_string(s.size) + " is too large for kernel '" +
+                      name + "' with blocks of " + std::to_string(s.block) +
+                      ": rounded up to its block plus one block it reaches " +
+                      std::to_string(covered) + ", beyond the 32-bit indices of the kernels (" +
+                      std::to_string(limit) + "); the largest size it takes is " +
+                      std::to_string((limit - s.block) / s.block * s.block),
+                  s.what);
+  }
+  const auto geometry = spec.geometry(options, call.m, call.n);
+  for (int dim = 0; dim < 2; ++dim)
+    if (geometry.global[dim] > std::size_t(limit))
+      throw Error(ErrorCode::InvalidSize,
+                  "kernel '" + name + "' would launch " + std::to_string(geometry.global[dim]) +
+                      " work-items in dimension " + std::to_string(dim) +
+                      ", beyond the 32-bit indices of the kernels (" + std::to_string(limit) + ")",
+                  (dim == 0) != call.column_major ? "N" : "M");
+}
+
+void enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built, const KernelSpec& spec,
                   const KernelOptions& options, const KernelCall& call, cl::Event* event) {
   // A kernel object per launch: cl_kernel arguments are not safe to set from several threads.
-  cl::Kernel kernel(program, spec.entry_point.c_str());
+  cl::Kernel kernel(built.program, spec.entry_point.c_str());
   int arg = 0;
   kernel.setArg(arg++, cl_int(call.m));
   kernel.setArg(arg++, cl_int(call.n));
@@ -81,9 +120,16 @@ void enqueue_call(const cl::CommandQueue& queue, const cl::Program& program, con
   kernel.setArg(arg++, cl_int(call.c.ld));
 
   const auto geometry = spec.geometry(options, call.m, call.n);
-  queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                             cl::NDRange(geometry.global[0], geometry.global[1]),
-                             cl::NDRange(geometry.local[0], geometry.local[1]), nullptr, event);
+  enqueue_in_order(built.launch_order_key, queue.getInfo<CL_QUEUE_CONTEXT>(),
+                   [&](const std::vector<cl::Event>& wait) {
+                     cl::Event launched;
+                     queue.enqueueNDRangeKernel(
+                         kernel, cl::NullRange, cl::NDRange(geometry.global[0], geometry.global[1]),
+                         cl::NDRange(geometry.local[0], geometry.local[1]),
+                         wait.empty() ? nullptr : &wait, &launched);
+                     if (event) *event = launched;
+                     return launched;
+                   });
 }
 
 }  // namespace clgemm::detail

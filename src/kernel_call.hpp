@@ -9,6 +9,7 @@
 #include "clgemm/gemm.hpp"
 #include "kernel_spec.hpp"
 #include "opencl.hpp"
+#include "program_cache.hpp"
 
 namespace clgemm::detail {
 
@@ -26,6 +27,7 @@ std::size_t buffer_alignment(cl_mem buffer, const DeviceLimits& limits);
 std::size_t pointer_alignment(const void* pointer);
 
 struct KernelCall {
+  bool column_major = false;  // the problem's M and N are this call's n and m
   std::int64_t m = 0, n = 0, k = 0;
   float alpha = 1, beta = 0;
   Operand a, b, c;
@@ -41,8 +43,13 @@ KernelCall row_major_call(const GemmProblem& problem);
 std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
                                const KernelCall* call, Precision precision);
 
+// Throws Error(InvalidSize) naming the size, the kernel's block and the limit when the call's
+// launch would not fit the kernels' 32-bit indices: a global range above 2^31 - 1 work-items,
+// or M, N or K that, rounded up to the kernel's block and one block more, passes 2^31 - 1.
+void check_index_range(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call);
+
 // Sets the kernel's arguments from the call and enqueues it with the spec's geometry.
-void enqueue_call(const cl::CommandQueue& queue, const cl::Program& program, const KernelSpec& spec,
+void enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built, const KernelSpec& spec,
                   const KernelOptions& options, const KernelCall& call, cl::Event* event);
 
 }  // namespace clgemm::detail

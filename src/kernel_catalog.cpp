@@ -70,6 +70,9 @@ KernelSpec base_spec() {
     const std::size_t x = opt(o, "WG_X"), y = opt(o, "WG_Y");
     return LaunchGeometry{{round_up(n, x), round_up(m, y)}, {x, y}};
   };
+  s.block = [](const KernelOptions& o) {
+    return std::array<std::int64_t, 3>{opt(o, "WG_Y"), opt(o, "WG_X"), 1};
+  };
   // Each work-item reads its row of A and column of B: 2*M*N*K floats, no reuse.
   s.operand_loads = [](const KernelOptions&, std::int64_t m, std::int64_t n, std::int64_t k) {
     return 2.0 * double(m) * double(n) * double(k);
@@ -89,6 +92,9 @@ KernelSpec row_like_spec(KernelDescription description, std::string entry_point)
   s.geometry = [](const KernelOptions& o, std::int64_t m, std::int64_t) {
     const std::size_t wg = opt(o, "WG");
     return LaunchGeometry{{round_up(m, wg), 1}, {wg, 1}};
+  };
+  s.block = [](const KernelOptions& o) {  // each work-item loops over all of N and K
+    return std::array<std::int64_t, 3>{opt(o, "WG"), 1, o.count("PRIVATE_K") ? opt(o, "PRIVATE_K") : 1};
   };
   return s;
 }
@@ -152,6 +158,10 @@ KernelSpec tile_spec() {
     const std::size_t t = opt(o, "TILE");
     return LaunchGeometry{{round_up(n, t), round_up(m, t)}, {t, t}};
   };
+  s.block = [](const KernelOptions& o) {
+    const std::int64_t t = opt(o, "TILE");
+    return std::array<std::int64_t, 3>{t, t, t};
+  };
   // (M/T)(N/T) groups, each reading T*K of A and K*T of B: M*N*K*(2/T) floats.
   s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
     return tiled_loads(m, n, k, opt(o, "TILE"), opt(o, "TILE"));
@@ -189,6 +199,10 @@ KernelSpec coarsened_spec() {
     const auto wg = wgf(o);
     const std::size_t t = opt(o, "TILE");
     return LaunchGeometry{{groups(n, t) * wg[0], groups(m, t) * wg[1]}, wg};
+  };
+  s.block = [](const KernelOptions& o) {
+    const std::int64_t t = opt(o, "TILE");
+    return std::array<std::int64_t, 3>{t, t, t};
   };
   // As tile, with the work-group's TILE x TILE block of C: M*N*K*(2/TILE) floats.
   s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
@@ -267,6 +281,9 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
     const auto wg = wgf(o);
     return LaunchGeometry{
         {groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]}, wg};
+  };
+  s.block = [](const KernelOptions& o) {
+    return std::array<std::int64_t, 3>{opt(o, "TILE_M"), opt(o, "TILE_N"), opt(o, "TILE_K")};
   };
   // TILE_M x TILE_N groups: M*N*K*(1/TILE_N + 1/TILE_M) floats.
   s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
@@ -375,6 +392,9 @@ KernelSpec tensorcore_spec() {
   s.geometry = [threads](const KernelOptions& o, std::int64_t m, std::int64_t n) {
     const std::size_t t = threads(o);
     return LaunchGeometry{{groups(n, opt(o, "TILE_N")) * t, groups(m, opt(o, "TILE_M"))}, {t, 1}};
+  };
+  s.block = [](const KernelOptions& o) {
+    return std::array<std::int64_t, 3>{opt(o, "TILE_M"), opt(o, "TILE_N"), opt(o, "TILE_K")};
   };
   s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
     return tiled_loads(m, n, k, opt(o, "TILE_M"), opt(o, "TILE_N"));

@@ -34,6 +34,10 @@ struct KernelSpec {
   std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)
   std::function<std::size_t(const KernelOptions&)> local_memory_bytes;
   std::function<LaunchGeometry(const KernelOptions&, std::int64_t m, std::int64_t n)> geometry;
+  // The block one work-group covers: rows and columns of C, and the depth of one K step. The
+  // kernels index with 32-bit ints, so each size rounded up to its block, plus one block more
+  // (the next step's loads), must stay below 2^31 (check_index_range).
+  std::function<std::array<std::int64_t, 3>(const KernelOptions&)> block;
   // The traffic model: floats of A and B the kernel loads from global memory for a row-major
   // M x N x K problem, counted as its work-items issue them (reuse through local or private
   // memory lowers it; loads outside the matrix are masked and not counted). C is added by

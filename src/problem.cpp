@@ -1,5 +1,6 @@
 // GemmProblem helpers: the storage each matrix occupies in its layout and transpose, and the
 // validation of sizes, leading dimensions, layout and transpose values.
+#include <algorithm>
 #include <climits>
 #include <string>
 
@@ -16,18 +17,21 @@ struct Storage {
 };
 
 Storage storage(Layout layout, Transpose trans, std::int64_t rows, std::int64_t cols) {
-  const bool t = trans == Transpose::Trans;
+  const bool t = is_transposed(trans);
   const std::int64_t stored_rows = t ? cols : rows, stored_cols = t ? rows : cols;
   return layout == Layout::RowMajor ? Storage{stored_rows, stored_cols}
                                     : Storage{stored_cols, stored_rows};
 }
 
-// offset + (lines - 1) * ld + length, or SIZE_MAX when that does not fit in size_t.
+// offset + (lines - 1) * ld + length (offset alone for an empty matrix), or SIZE_MAX when
+// that many floats would not fit a 64-bit byte count: every later `elements * sizeof(float)`
+// of a validated problem is then exact.
 std::size_t elements(std::size_t offset, Storage s, std::int64_t ld) {
+  if (s.lines <= 0 || s.length <= 0) return offset <= SIZE_MAX / sizeof(float) ? offset : SIZE_MAX;
   std::size_t span, total;
   if (__builtin_mul_overflow(std::size_t(s.lines - 1), std::size_t(ld), &span) ||
       __builtin_add_overflow(span, std::size_t(s.length), &total) ||
-      __builtin_add_overflow(total, offset, &total))
+      __builtin_add_overflow(total, offset, &total) || total > SIZE_MAX / sizeof(float))
     return SIZE_MAX;
   return total;
 }
@@ -38,18 +42,28 @@ GemmProblem GemmProblem::packed(std::int64_t m, std::int64_t n, std::int64_t k, 
                                 float beta) {
   GemmProblem p;
   p.m = m, p.n = n, p.k = k, p.alpha = alpha, p.beta = beta;
-  p.lda = k, p.ldb = n, p.ldc = n;
+  p.lda = std::max<std::int64_t>(k, 1), p.ldb = std::max<std::int64_t>(n, 1);
+  p.ldc = std::max<std::int64_t>(n, 1);
   return p;
 }
 
+// As in BLAS, a leading dimension is at least 1 even when the line it spans is empty.
 std::int64_t GemmProblem::min_lda() const {
-  return storage(layout, trans_a, m, k).length;
+  return std::max<std::int64_t>(1, storage(layout, trans_a, m, k).length);
 }
 std::int64_t GemmProblem::min_ldb() const {
-  return storage(layout, trans_b, k, n).length;
+  return std::max<std::int64_t>(1, storage(layout, trans_b, k, n).length);
 }
 std::int64_t GemmProblem::min_ldc() const {
-  return storage(layout, Transpose::NoTrans, m, n).length;
+  return std::max<std::int64_t>(1, storage(layout, Transpose::NoTrans, m, n).length);
+}
+
+bool GemmProblem::is_empty() const {
+  return m == 0 || n == 0;
+}
+
+bool GemmProblem::reads_operands() const {
+  return m > 0 && n > 0 && k > 0 && alpha != 0.0f;
 }
 
 std::size_t GemmProblem::a_elements() const {
@@ -75,18 +89,20 @@ void validate_problem(const GemmProblem& p) {
                     " is neither row-major (101) nor column-major (102)",
                 "layout");
   for (auto [name, value] : {std::pair{"transA", p.trans_a}, {"transB", p.trans_b}})
-    if (value != Transpose::NoTrans && value != Transpose::Trans)
+    if (value != Transpose::NoTrans && !is_transposed(value))
       throw Error(ErrorCode::InvalidArgument,
                   std::string(name) + " = " + std::to_string(int(value)) +
-                      " is neither no-transpose (111) nor transpose (112)",
+                      " is none of no-transpose (111), transpose (112) and conjugate transpose "
+                      "(113, the same for real data)",
                   name);
 
-  // The kernels index with 32-bit sizes and 64-bit offsets.
+  // The kernels index with 32-bit sizes and 64-bit offsets. Zero is a quick return (BLAS).
   const std::int64_t limit = INT_MAX;
   for (auto [name, value] : {std::pair{"M", p.m}, {"N", p.n}, {"K", p.k}}) {
-    if (value < 1)
+    if (value < 0)
       throw Error(ErrorCode::InvalidSize,
-                  std::string(name) + " = " + std::to_string(value) + " must be at least 1", name);
+                  std::string(name) + " = " + std::to_string(value) + " must not be negative",
+                  name);
     if (value > limit)
       throw Error(ErrorCode::InvalidSize,
                   std::string(name) + " = " + std::to_string(value) +
@@ -96,7 +112,7 @@ void validate_problem(const GemmProblem& p) {
   // Which size each stored line spans: a row-major A line is a row of op(A) (K long) unless A
   // is transposed, and column-major flips that.
   const bool row_major = p.layout == Layout::RowMajor;
-  const bool a_t = p.trans_a == Transpose::Trans, b_t = p.trans_b == Transpose::Trans;
+  const bool a_t = is_transposed(p.trans_a), b_t = is_transposed(p.trans_b);
   const char* line = row_major ? "row" : "column";
   struct Ld {
     const char* name;
@@ -109,8 +125,10 @@ void validate_problem(const GemmProblem& p) {
     if (ld.value < ld.minimum)
       throw Error(ErrorCode::InvalidLeadingDimension,
                   std::string(ld.name) + " = " + std::to_string(ld.value) + " is smaller than " +
-                      ld.size + " = " + std::to_string(ld.minimum) + ", the length of each " +
-                      line + " of " + ld.matrix + " as stored",
+                      (ld.minimum == 1 ? std::string("1, the least any leading dimension may be")
+                                       : std::string(ld.size) + " = " +
+                                             std::to_string(ld.minimum) + ", the length of each " +
+                                             line + " of " + ld.matrix + " as stored"),
                   ld.name);
     if (ld.value > limit)
       throw Error(ErrorCode::InvalidLeadingDimension,
@@ -123,7 +141,7 @@ void validate_problem(const GemmProblem& p) {
     if (count == SIZE_MAX)
       throw Error(ErrorCode::InvalidSize,
                   std::string("matrix ") + name +
-                      "'s extent (offset + lines x leading dimension) "
+                      "'s extent (offset + lines x leading dimension) in bytes "
                       "overflows 64 bits",
                   name);
 }

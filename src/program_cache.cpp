@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "clgemm/errors.hpp"
+#include "launch_order.hpp"
 
 namespace clgemm::detail {
 
@@ -29,6 +30,7 @@ ProgramCache::ProgramCache(cl::Context context, cl::Device device, const DeviceL
     : context_(std::move(context)),
       device_(std::move(device)),
       device_name_(limits.name),
+      chain_launches_(launches_need_chaining(limits)),
       disk_(limits, binary_cache_directory()) {}
 
 std::shared_ptr<const BuiltProgram> ProgramCache::get(const std::string& kernel_name,
@@ -48,6 +50,7 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(const std::string& kernel_
   const auto start = std::chrono::steady_clock::now();
   auto built = std::make_shared<BuiltProgram>();
   const std::string disk_key = disk_.key(options, source_hash);
+  if (chain_launches_) built->launch_order_key = disk_key + " | " + entry_point;
   if (auto binary = disk_.load(disk_key)) {
     if (auto program = program_from_binary(context_, device_, *binary, options)) {
       built->program = *program;

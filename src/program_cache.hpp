@@ -21,6 +21,9 @@ struct BuiltProgram {
   std::size_t kernel_work_group_size = 0;  // CL_KERNEL_WORK_GROUP_SIZE of the entry point
   double build_seconds = 0;
   bool from_disk_cache = false;  // loaded from a stored binary rather than compiled
+  // Where launches of this build must run one after another (PoCL 5.0, see launch_order.hpp):
+  // the build's identity across contexts; elsewhere empty.
+  std::string launch_order_key;
 };
 
 class ProgramCache {
@@ -43,6 +46,7 @@ class ProgramCache {
   cl::Context context_;
   cl::Device device_;
   std::string device_name_;
+  bool chain_launches_;
   BinaryCache disk_;
   std::mutex mutex_;
   std::map<std::pair<std::uint64_t, std::string>, std::shared_ptr<const BuiltProgram>> programs_;

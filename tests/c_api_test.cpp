@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -363,11 +365,11 @@ TEST(CApi, ContextAccessors) {
 
 TEST(CApi, InvalidSizes) {
   HostCall call;
-  call.m = 0;
-  expect_failure(call, CLGEMM_INVALID_M, "M = 0 must be at least 1");
+  call.m = -1;
+  expect_failure(call, CLGEMM_INVALID_M, "M = -1 must not be negative");
   call = HostCall();
   call.n = -3;
-  expect_failure(call, CLGEMM_INVALID_N, "N = -3 must be at least 1");
+  expect_failure(call, CLGEMM_INVALID_N, "N = -3 must not be negative");
   call = HostCall();
   call.k = int64_t(1) << 32;
   expect_failure(call, CLGEMM_INVALID_K, "K = 4294967296 exceeds the largest supported size");
@@ -485,6 +487,78 @@ TEST(CApi, BuffersTooSmall) {
   call = BufferCall(own);
   call.ldb = 8;
   expect_buffer_failure(call, CLGEMM_INVALID_LDB, "ldb = 8 is smaller than K = 9");
+}
+
+// An offset whose byte count wraps 2^64 must not pass the size check: C is a sub-buffer in the
+// middle of a parent filled with canaries, none of which may change.
+TEST(CApi, BufferOffsetsWhoseBytesWrapAreRefused) {
+  OwnOpenCL own;
+  cl_uint align_bits = 0;
+  ASSERT_EQ(clGetDeviceInfo(own.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                            &align_bits, nullptr),
+            CL_SUCCESS);
+  const std::size_t origin = std::max<std::size_t>(align_bits / 8, 64) * 2;  // bytes
+  const std::vector<float> canaries(origin / sizeof(float) * 3, 7.0f);
+  cl_mem parent = own.buffer(canaries);
+  cl_buffer_region region{origin, 16 * sizeof(float)};
+  cl_int err = CL_SUCCESS;
+  cl_mem c = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
+                               &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const std::vector<float> ones(16, 1.0f);
+  cl_mem a = own.buffer(ones), b = own.buffer(ones);
+  for (std::size_t c_offset : {(std::size_t(1) << 62) - 16, (std::size_t(1) << 62),
+                               SIZE_MAX / 4 - 3, SIZE_MAX - 15}) {
+    cl_event event = nullptr;
+    const clgemm_status status =
+        clgemm_sgemm_buffers(own.context, 101, 111, 111, 4, 4, 4, 1.0f, a, 0, 4, b, 0, 4, 0.0f, c,
+                             c_offset, 4, own.queue, &event, "tile");
+    EXPECT_EQ(status, CLGEMM_BUFFER_C_TOO_SMALL) << "c_offset " << c_offset << ": " << last_error();
+    EXPECT_EQ(event, nullptr);
+  }
+  EXPECT_EQ(clFinish(own.queue), CL_SUCCESS);
+  EXPECT_EQ(own.read(parent, canaries.size()), canaries) << "bytes outside C were written";
+  clReleaseMemObject(c);
+}
+
+// BLAS quick returns: M or N = 0 touches nothing and may pass null arrays; K = 0 and alpha = 0
+// compute C = beta * C without reading A or B (NaN there stays out of C).
+TEST(CApi, ZeroSizesAndAlphaZeroFollowBlas) {
+  HostCall empty;
+  empty.m = 0;
+  empty.null_a = empty.null_b = empty.null_c = true;
+  EXPECT_EQ(empty.run(), CLGEMM_SUCCESS) << last_error();
+  for (int64_t k : {0, 7}) {
+    HostCall call;
+    call.k = k;
+    call.alpha = k == 0 ? 1.5f : 0.0f;
+    call.null_a = call.null_b = k == 0;  // K = 0: A and B hold nothing
+    std::fill(call.a.begin(), call.a.end(), std::numeric_limits<float>::quiet_NaN());
+    const auto c_before = call.c;
+    ASSERT_EQ(call.run(), CLGEMM_SUCCESS) << last_error();
+    for (int64_t i = 0; i < call.m; ++i)
+      for (int64_t j = 0; j < call.ldc; ++j) {
+        const std::size_t at = std::size_t(i * call.ldc + j);
+        EXPECT_EQ(call.c[at], j < call.n ? call.beta * c_before[at] : c_before[at])
+            << "K = " << k << ", C[" << i << "][" << j << "]";
+      }
+  }
+  // On buffers, an empty problem still gives an event that completes.
+  OwnOpenCL own;
+  BufferCall call(own);
+  call.n = 0;
+  cl_event event = nullptr;
+  ASSERT_EQ(call.run(&event), CLGEMM_SUCCESS) << last_error();
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
+  clReleaseEvent(event);
+  EXPECT_EQ(own.read(call.c_buf, call.c.size()), call.c);
+}
+
+TEST(CApi, Version) {
+  EXPECT_STREQ(clgemm_version(), clgemm::version());
+  const std::string version = clgemm_version();
+  EXPECT_EQ(std::count(version.begin(), version.end(), '.'), 2) << version;
 }
 
 TEST(CApi, InvalidQueue) {
@@ -621,7 +695,7 @@ TEST(CApi, GuardMapsEveryOtherFailureAndLetsNothingEscape) {
 
 TEST(CApi, EveryStatusHasItsOwnString) {
   std::set<std::string> seen;
-  for (int s = CLGEMM_SUCCESS; s <= CLGEMM_UNSUPPORTED_PRECISION; ++s) {
+  for (int s = CLGEMM_SUCCESS; s <= CLGEMM_FILE_ERROR; ++s) {
     const std::string text = clgemm_status_string(clgemm_status(s));
     EXPECT_FALSE(text.empty());
     EXPECT_NE(text, "unrecognized status code") << s;

@@ -1,6 +1,8 @@
 // Every error path of the library: each must throw a clgemm::Error whose message names the
 // problem, and must leave the caller's C untouched.
+#include <climits>
 #include <cstdlib>
+#include <tuple>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -29,12 +31,74 @@ void expect_error(const GemmProblem& problem, ErrorCode code, const std::string&
   EXPECT_EQ(c, c_before) << "C was modified by a failed call";
 }
 
-TEST(Errors, ZeroAndNegativeSizes) {
-  expect_error(GemmProblem::packed(0, 4, 4), ErrorCode::InvalidSize, "M = 0 must be at least 1");
-  expect_error(GemmProblem::packed(4, -3, 4), ErrorCode::InvalidSize, "N = -3 must be at least 1");
+TEST(Errors, NegativeSizes) {
+  expect_error(GemmProblem::packed(-1, 4, 4), ErrorCode::InvalidSize, "M = -1 must not be negative");
+  expect_error(GemmProblem::packed(4, -3, 4), ErrorCode::InvalidSize, "N = -3 must not be negative");
   auto p = GemmProblem::packed(4, 4, 4);
-  p.k = 0;
-  expect_error(p, ErrorCode::InvalidSize, "K = 0 must be at least 1");
+  p.k = -7;
+  expect_error(p, ErrorCode::InvalidSize, "K = -7 must not be negative");
+}
+
+// A zero leading dimension is refused even where the line it spans is empty (BLAS: ld >= 1).
+TEST(Errors, LeadingDimensionsAreAtLeastOne) {
+  auto p = GemmProblem::packed(4, 4, 0);
+  p.lda = 0;
+  expect_error(p, ErrorCode::InvalidLeadingDimension, "lda = 0 is smaller than 1");
+}
+
+// Warm-up and timed run counts: each bounded, so their sum cannot overflow and launch nothing.
+TEST(Errors, RunCounts) {
+  const auto p = GemmProblem::packed(4, 4, 4);
+  std::vector<float> a(16, 1.0f), b(16, 1.0f), c(16, 42.0f);
+  for (auto [warmup, timed, needle] :
+       {std::tuple{INT_MAX, 1, "warmup_runs = 2147483647 is outside 0..1000000"},
+        std::tuple{0, INT_MAX, "timed_runs = 2147483647 is outside 1..1000000"},
+        std::tuple{-1, 1, "warmup_runs = -1 is outside"}, std::tuple{0, 0, "timed_runs = 0"},
+        std::tuple{0, -1, "timed_runs = -1"}}) {
+    RunSettings settings;
+    settings.kernel = "tile";
+    settings.warmup_runs = warmup;
+    settings.timed_runs = timed;
+    try {
+      shared_context().sgemm(p, a.data(), b.data(), c.data(), settings);
+      ADD_FAILURE() << "accepted " << warmup << " + " << timed << " runs";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(c, std::vector<float>(16, 42.0f));
+  }
+}
+
+// A launch whose rounded-up range would pass the kernels' 32-bit indices is refused before
+// anything is built or read, naming the size, the kernel's block and the largest size taken.
+TEST(Errors, LaunchBeyondThe32BitIndexRange) {
+  auto p = GemmProblem::packed(1, INT_MAX, 1);
+  std::vector<float> small(4, 1.0f), c(4, 42.0f);
+  RunSettings settings;
+  settings.kernel = "base";
+  settings.overrides = {{"WG_X", 3}, {"WG_Y", 1}};  // 2^31 - 1 rounds up to 2^31 + 1
+  try {
+    shared_context().sgemm(p, small.data(), small.data(), c.data(), settings);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidSize) << e.what();
+    EXPECT_EQ(e.argument(), "N");
+    for (const char* needle : {"N = 2147483647 is too large for kernel 'base' with blocks of 3",
+                               "the largest size it takes is 2147483643"})
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(c, std::vector<float>(4, 42.0f));
+  // Column-major: the same size is M of the problem, and named so.
+  p.layout = Layout::ColumnMajor;
+  std::swap(p.m, p.n);
+  p.lda = p.ldc = INT_MAX, p.ldb = 1;
+  try {
+    shared_context().sgemm(p, small.data(), small.data(), c.data(), settings);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.argument(), "M") << e.what();
+  }
 }
 
 TEST(Errors, SizesBeyondTheIndexRange) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -236,8 +237,8 @@ TEST(Fault, MatricesTogetherAboveGlobalMemory) {
 
 // Footprints whose element count exceeds 32 bits are computed in 64 bits, never wrapped to a
 // small number: a device that cannot hold them refuses with the true size, before reading
-// the (small) arrays. The extreme case, every size and leading dimension INT_MAX, is 2^64 -
-// 2^34 + 4 bytes: still exact in 64 bits.
+// the (small) arrays. The extreme case, sizes of 2^31 - 2^20 with leading dimensions of
+// INT_MAX, is about 2^64 - 2^53 bytes: still exact in 64 bits.
 TEST(Fault, ElementCountsBeyond32BitsAreExact) {
   const DeviceLimits& d = shared_context().device();
   struct Case {
@@ -250,11 +251,12 @@ TEST(Fault, ElementCountsBeyond32BitsAreExact) {
   tall_a.lda = 65537;  // 2^32 + 65538 floats: 65538 if wrapped to 32 bits
   GemmProblem wide_c = GemmProblem::packed(3, 5, 4);
   wide_c.ldc = INT_MAX;
-  GemmProblem extreme;
-  extreme.m = extreme.n = extreme.k = extreme.lda = extreme.ldb = extreme.ldc = INT_MAX;
+  GemmProblem extreme;  // sizes within every index range, with INT_MAX strides
+  extreme.m = extreme.n = extreme.k = 2146435072;  // 2^31 - 2^20
+  extreme.lda = extreme.ldb = extreme.ldc = INT_MAX;
   const Case cases[] = {{tall_a, "A", 65536ull * 65537ull + 2, "base"},
                         {wide_c, "C", 2ull * INT_MAX + 5, "tile"},
-                        {extreme, "A", std::size_t(INT_MAX) * std::size_t(INT_MAX), "vectorized"}};
+                        {extreme, "A", 2146435071ull * INT_MAX + 2146435072ull, "vectorized"}};
   for (const Case& c : cases) {
     const std::size_t elements =
         c.matrix[0] == 'A' ? c.problem.a_elements() : c.problem.c_elements();
@@ -365,6 +367,57 @@ TEST(Fault, OneContextFromSeveralThreads) {
   for (auto& thread : threads) thread.join();
   for (const auto& problem : problems) ADD_FAILURE() << problem;
   EXPECT_TRUE(problems.empty());
+}
+
+// Two launches of one kernel build in flight at once, a narrow long one and a wide short one,
+// each on a queue of its own: PoCL 5.0 aborted the process when the second finished (see
+// src/launch_order.hpp). Both results must be right, on every implementation.
+TEST(Fault, OneKernelInFlightWithTwoGridWidths) {
+  Context& context = shared_context();
+  cl_int status = CL_SUCCESS;
+  cl_command_queue queues[2];
+  for (auto& queue : queues) {
+    queue = clCreateCommandQueue(context.opencl_context(), context.opencl_device(), 0, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+  }
+  // base: one 16 x 16 work-group for the narrow problem, a long run; 32 for the wide one.
+  const GemmProblem narrow = GemmProblem::packed(16, 16, 300000);
+  const GemmProblem wide = GemmProblem::packed(16, 512, 3);
+  struct Operands {
+    std::vector<float> a, b, c;
+    cl_mem a_mem, b_mem, c_mem;
+  };
+  auto upload = [&](const GemmProblem& p, unsigned seed) {
+    Operands o{random_matrix(p.a_elements(), seed), random_matrix(p.b_elements(), seed + 1),
+               std::vector<float>(p.c_elements()), nullptr, nullptr, nullptr};
+    auto buffer = [&](std::vector<float>& data) {
+      return clCreateBuffer(context.opencl_context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            data.size() * sizeof(float), data.data(), &status);
+    };
+    o.a_mem = buffer(o.a), o.b_mem = buffer(o.b), o.c_mem = buffer(o.c);
+    return o;
+  };
+  Operands n_ops = upload(narrow, 21), w_ops = upload(wide, 31);
+  RunSettings settings;
+  settings.kernel = "base";
+  settings.overrides = {{"WG_X", 16}, {"WG_Y", 16}};
+  for (int round = 0; round < 3; ++round) {
+    context.sgemm(narrow, n_ops.a_mem, n_ops.b_mem, n_ops.c_mem, queues[0], nullptr, settings);
+    clFlush(queues[0]);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the narrow one is running
+    context.sgemm(wide, w_ops.a_mem, w_ops.b_mem, w_ops.c_mem, queues[1], nullptr, settings);
+    for (auto& queue : queues) ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+  }
+  for (auto [p, o] : {std::pair{&narrow, &n_ops}, {&wide, &w_ops}}) {
+    std::vector<float> result(o->c.size());
+    ASSERT_EQ(clEnqueueReadBuffer(queues[0], o->c_mem, CL_TRUE, 0, result.size() * sizeof(float),
+                                  result.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    const auto check = verify_gemm(*p, o->a.data(), o->b.data(), o->c.data(), result.data());
+    EXPECT_TRUE(check.passed) << check.first_failure;
+    for (cl_mem m : {o->a_mem, o->b_mem, o->c_mem}) clReleaseMemObject(m);
+  }
+  for (auto& queue : queues) clReleaseCommandQueue(queue);
 }
 
 }  // namespace

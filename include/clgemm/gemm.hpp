@@ -25,12 +25,19 @@ namespace clgemm {
 // Storage order of all three matrices, with the CBLAS values.
 enum class Layout : int { RowMajor = 101, ColumnMajor = 102 };
 // Whether op(X) is X or its transpose, with the CBLAS values.
-enum class Transpose : int { NoTrans = 111, Trans = 112 };
+// ConjTrans is Trans for real data, as in CBLAS.
+enum class Transpose : int { NoTrans = 111, Trans = 112, ConjTrans = 113 };
+// Whether op(X) is X's transpose: Trans or ConjTrans.
+inline bool is_transposed(Transpose t) {
+  return t == Transpose::Trans || t == Transpose::ConjTrans;
+}
 
 // C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C, the BLAS SGEMM. Each matrix is
 // stored in `layout` with its leading dimension (elements between the starts of consecutive
 // rows in row-major, columns in column-major) and an offset in elements from the start of its
-// array or buffer. Sizes are signed so that negative values can be reported.
+// array or buffer. Sizes are signed so that negative values can be reported. As in BLAS, M
+// or N = 0 is a call that does nothing, K = 0 or alpha = 0 sets C = beta * C without reading
+// A or B, and beta = 0 never reads C.
 struct GemmProblem {
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::NoTrans;
@@ -49,7 +56,12 @@ struct GemmProblem {
   std::int64_t min_lda() const;
   std::int64_t min_ldb() const;
   std::int64_t min_ldc() const;
-  // Elements each array or buffer must hold: offset + (lines - 1) * ld + line length.
+  // M or N is 0: nothing to compute or write.
+  bool is_empty() const;
+  // Whether A and B are read: not when the problem is empty, K is 0 or alpha is 0.
+  bool reads_operands() const;
+  // Elements each array or buffer must hold: offset + (lines - 1) * ld + line length, or the
+  // offset alone for an empty matrix.
   std::size_t a_elements() const;
   std::size_t b_elements() const;
   std::size_t c_elements() const;

@@ -23,7 +23,9 @@ struct Verification {
 // tests, clgemm-run, clgemm-bench and clgemm-tune use.
 std::vector<float> random_matrix(std::size_t elements, unsigned seed);
 
-// Compares `c_after` with alpha * A * B + beta * c_before computed in double. The tolerance of
+// Compares `c_after` with alpha * A * B + beta * c_before computed in double, with the BLAS
+// semantics of clgemm's calls (alpha = 0 reads neither A nor B, beta = 0 never reads C). The
+// tolerance of
 // each element scales with the magnitudes that went into it:
 //   |error| <= gamma(K) * (|alpha| * sum_k |a_ik * b_kj| + |beta * c_ij|) + tiny,
 // with gamma(K) = (min(K, 16 sqrt K) + 4) * FLT_EPSILON, the rounding-error growth of float
