@@ -3,6 +3,7 @@
 // buffers must belong to this context, and each buffer must hold what the problem reads.
 #include "clgemm/errors.hpp"
 #include "context_state.hpp"
+#include "error_boundary.hpp"
 
 namespace clgemm {
 namespace {
@@ -57,7 +58,7 @@ void check_queue(cl_command_queue queue, cl_context context, cl_device_id device
 }  // namespace
 
 void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
-                    cl_command_queue queue, cl_event* event, const RunSettings& settings) {
+                    cl_command_queue queue, cl_event* event, const RunSettings& settings) try {
   if (event) *event = nullptr;
   validate_problem(problem);
   check_queue(queue, opencl_context(), opencl_device());
@@ -94,6 +95,8 @@ void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
   } catch (const cl::Error& error) {
     throw OpenCLError(error.what(), error.err());
   }
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 }  // namespace clgemm

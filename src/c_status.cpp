@@ -68,6 +68,10 @@ clgemm_status status_of(const Error& error, CallPath path) {
       return CLGEMM_UNSUPPORTED_PRECISION;
     case ErrorCode::FileError:
       return CLGEMM_FILE_ERROR;
+    case ErrorCode::OutOfHostMemory:
+      return CLGEMM_OUT_OF_HOST_MEMORY;
+    case ErrorCode::Internal:
+      return CLGEMM_UNKNOWN_ERROR;
   }
   return CLGEMM_UNKNOWN_ERROR;
 }

@@ -5,6 +5,7 @@
 #include "clgemm/errors.hpp"
 #include "context_state.hpp"
 #include "launch_order.hpp"
+#include "error_boundary.hpp"
 
 namespace clgemm {
 
@@ -244,13 +245,15 @@ GemmTiming describe(const detail::PreparedKernel& prepared) {
   return timing;
 }
 
-Context::Context(const DeviceRequest& request) {
+Context::Context(const DeviceRequest& request) try {
   auto selected = detail::select_device(request);
   cl::Context context(selected.device);
   state_ = std::make_unique<State>(std::move(selected), std::move(context));
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-Context::Context(cl_context context, cl_device_id device) {
+Context::Context(cl_context context, cl_device_id device) try {
   if (!context || !device)
     throw Error(ErrorCode::InvalidArgument, "the OpenCL context and device must not be null",
                 context ? "device" : "context");
@@ -263,6 +266,8 @@ Context::Context(cl_context context, cl_device_id device) {
   } catch (const cl::Error& error) {
     throw OpenCLError(error.what(), error.err());
   }
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 Context::~Context() = default;
@@ -272,8 +277,10 @@ Context& Context::operator=(Context&&) noexcept = default;
 const DeviceLimits& Context::device() const {
   return state_->selected.limits;
 }
-bool Context::has_tensor_cores() {
+bool Context::has_tensor_cores() try {
   return state_->tensor_core_support().available;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 cl_context Context::opencl_context() const {
   return state_->context();
@@ -283,7 +290,7 @@ cl_device_id Context::opencl_device() const {
 }
 
 GemmTiming Context::build(const std::string& kernel, const KernelOptions& overrides,
-                          Precision precision) {
+                          Precision precision) try {
   RunSettings settings;
   settings.kernel = kernel;
   settings.overrides = overrides;
@@ -293,6 +300,8 @@ GemmTiming Context::build(const std::string& kernel, const KernelOptions& overri
   GemmTiming timing = describe(state_->prepare(settings, nullptr));
   timing.kernel_choice = reason;
   return timing;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 }  // namespace clgemm

@@ -31,6 +31,10 @@ const char* error_code_name(ErrorCode code) {
       return "opencl-failure";
     case ErrorCode::FileError:
       return "file-error";
+    case ErrorCode::OutOfHostMemory:
+      return "out-of-host-memory";
+    case ErrorCode::Internal:
+      return "internal";
   }
   return "unknown-error";
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "clgemm/errors.hpp"
+#include "error_boundary.hpp"
 
 namespace clgemm {
 namespace fs = std::filesystem;
@@ -101,7 +102,7 @@ std::string home_directory() {
 
 }  // namespace
 
-std::optional<std::string> read_regular_file(const std::string& path, std::size_t max_bytes) {
+std::optional<std::string> read_regular_file(const std::string& path, std::size_t max_bytes) try {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
@@ -127,9 +128,11 @@ std::optional<std::string> read_regular_file(const std::string& path, std::size_
       fail(path, "grew beyond the " + std::to_string(max_bytes) + " bytes expected of it");
   }
   return contents;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-void write_file_atomically(const std::string& path, const std::string& contents) {
+void write_file_atomically(const std::string& path, const std::string& contents) try {
   const fs::path target(path);
   if (target.filename().empty()) fail(path, "names a directory, not a file");
   std::error_code error;
@@ -165,11 +168,13 @@ void write_file_atomically(const std::string& path, const std::string& contents)
     ::unlink(temporary.c_str());
     fail(path, "cannot replace", rename_error);
   }
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 void update_file_locked(
     const std::string& path,
-    const std::function<std::string(const std::optional<std::string>&)>& update) {
+    const std::function<std::string(const std::optional<std::string>&)>& update) try {
   const fs::path target(path);
   std::error_code error;
   if (target.has_parent_path()) {
@@ -187,9 +192,11 @@ void update_file_locked(
     if (errno != EINTR) fail(lock_path, "cannot be locked", errno);
   write_file_atomically(path, update(read_regular_file(path)));
   // The lock is released when the descriptor closes.
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-std::string per_user_directory(const char* xdg_variable, const char* home_relative) {
+std::string per_user_directory(const char* xdg_variable, const char* home_relative) try {
   if (const char* xdg = std::getenv(xdg_variable); xdg && *xdg)
     return (fs::path(xdg) / "clgemm").string();
   if (const std::string home = home_directory(); !home.empty())
@@ -198,6 +205,8 @@ std::string per_user_directory(const char* xdg_variable, const char* home_relati
   const std::string dir = "/tmp/clgemm-" + std::to_string(::getuid());
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return {};
   return is_private_directory(dir) ? (fs::path(dir) / home_relative).string() : std::string();
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 }  // namespace clgemm

@@ -11,6 +11,7 @@
 
 #include "clgemm/errors.hpp"
 #include "context_state.hpp"
+#include "error_boundary.hpp"
 
 namespace clgemm {
 namespace {
@@ -44,7 +45,7 @@ void require(const void* pointer, const char* name, const char* why) {
 
 }  // namespace
 
-void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) {
+void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) try {
   validate_problem(problem);
   // Bytes of each matrix the host path stages, from its offset to its last element (A and B
   // only when they are read; C twice when repeated runs restore it). validate_problem ensured
@@ -72,10 +73,12 @@ void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) {
                     " bytes together, above CL_DEVICE_GLOBAL_MEM_SIZE = " +
                     std::to_string(limits.global_memory_bytes) + " of device '" + limits.name +
                     "'");
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
-                          const RunSettings& settings) {
+                          const RunSettings& settings) try {
   validate_problem(problem);
   detail::check_run_counts(settings);
   detail::KernelCall call = detail::row_major_call(problem);
@@ -174,6 +177,8 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
   }
   state_->release_queue(std::move(queue));
   return timing;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 }  // namespace clgemm

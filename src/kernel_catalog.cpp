@@ -7,6 +7,7 @@
 
 #include "clgemm/errors.hpp"
 #include "kernel_spec.hpp"
+#include "error_boundary.hpp"
 
 namespace clgemm::detail {
 namespace {
@@ -439,12 +440,14 @@ const KernelDescription& find_kernel(const std::string& name) {
   return detail::find_spec(name).description;
 }
 
-KernelOptions derive_options(const std::string& kernel, const DeviceLimits& limits) {
+KernelOptions derive_options(const std::string& kernel, const DeviceLimits& limits) try {
   return detail::find_spec(kernel).derive(limits);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 void validate_options(const std::string& kernel, const KernelOptions& options,
-                      const DeviceLimits& limits) {
+                      const DeviceLimits& limits) try {
   const auto& spec = detail::find_spec(kernel);
   auto fail = [&](const std::string& what) {
     throw Error(ErrorCode::InvalidOption, "invalid options for kernel '" + kernel + "' (" +
@@ -475,10 +478,12 @@ void validate_options(const std::string& kernel, const KernelOptions& options,
   if (local > limits.local_memory_bytes)
     fail("needs " + std::to_string(local) + " bytes of local memory, above " +
          "CL_DEVICE_LOCAL_MEM_SIZE = " + std::to_string(limits.local_memory_bytes));
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& limits,
-                              const KernelOptions& overrides) {
+                              const KernelOptions& overrides) try {
   const auto& spec = detail::find_spec(kernel);
   KernelOptions options = spec.derive(limits);
   for (const auto& [name, value] : overrides) {
@@ -493,6 +498,8 @@ KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& lim
   }
   validate_options(kernel, options, limits);
   return options;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 std::string format_build_options(const KernelOptions& options) {
@@ -503,16 +510,20 @@ std::string format_build_options(const KernelOptions& options) {
 }
 
 double global_traffic_bytes(const std::string& kernel, const KernelOptions& options, std::int64_t m,
-                            std::int64_t n, std::int64_t k, bool reads_c) {
+                            std::int64_t n, std::int64_t k, bool reads_c) try {
   const auto& spec = detail::find_spec(kernel);
   const double c = double(m) * double(n) * (reads_c ? 2.0 : 1.0);
   return 4.0 * (spec.operand_loads(options, m, n, k) + c);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 double arithmetic_intensity(const std::string& kernel, const KernelOptions& options, std::int64_t m,
-                            std::int64_t n, std::int64_t k, bool reads_c) {
+                            std::int64_t n, std::int64_t k, bool reads_c) try {
   return 2.0 * double(m) * double(n) * double(k) /
          global_traffic_bytes(kernel, options, m, n, k, reads_c);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 }  // namespace clgemm

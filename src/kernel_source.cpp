@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "clgemm/errors.hpp"
+#include "clgemm/files.hpp"
 
 namespace clgemm::detail {
 namespace fs = std::filesystem;
@@ -27,18 +27,17 @@ std::string library_relative_kernel_dir() {
   return (lib.parent_path() / "share" / "clgemm" / "kernels").string();
 }
 
-// False unless `path` is a regular file that could be read. (An ifstream opens a directory
-// without complaint and reads it as empty, which would then build as a program with no kernel.)
+// False unless `path` is a regular file that could be read (see clgemm/files.hpp: a
+// directory, FIFO or device is never opened for reading, so it cannot block the caller).
 bool read_file(const fs::path& path, std::string& out) {
-  std::error_code error;
-  if (!fs::is_regular_file(path, error)) return false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return false;
-  out = text.str();
-  return true;
+  try {
+    auto text = read_regular_file(path.string(), std::size_t(16) << 20);
+    if (!text) return false;
+    out = std::move(*text);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
 }
 
 // Replaces each line `#include "name"` with the named file from `dir`, recursively, each file

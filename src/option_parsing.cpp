@@ -7,6 +7,7 @@
 
 #include "clgemm/errors.hpp"
 #include "clgemm/kernels.hpp"
+#include "error_boundary.hpp"
 
 namespace clgemm {
 namespace {
@@ -34,7 +35,7 @@ bool is_identifier(const std::string& s) {
 
 }  // namespace
 
-std::pair<std::string, long> parse_option_assignment(const std::string& text) {
+std::pair<std::string, long> parse_option_assignment(const std::string& text) try {
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos) malformed(text, "has no '='");
   const std::string name = trim(text.substr(0, equals));
@@ -51,9 +52,11 @@ std::pair<std::string, long> parse_option_assignment(const std::string& text) {
   const long number = std::strtol(value.c_str(), nullptr, 10);
   if (errno == ERANGE) malformed(text, "has a value outside the range of a long");
   return {name, number};
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-KernelSelection parse_kernel_selection(const std::string& text) {
+KernelSelection parse_kernel_selection(const std::string& text) try {
   KernelSelection selection;
   const std::size_t colon = text.find(':');
   const std::string name = trim(text.substr(0, colon));
@@ -69,6 +72,8 @@ KernelSelection parse_kernel_selection(const std::string& text) {
     start = comma + 1;
   }
   return selection;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 }  // namespace clgemm

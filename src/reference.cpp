@@ -1,5 +1,6 @@
 // The double-accumulated host reference and the element-wise check of a device result.
 #include "clgemm/reference.hpp"
+#include "error_boundary.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -130,12 +131,14 @@ std::vector<std::int64_t> spread(std::int64_t extent, std::size_t count) {
 
 }  // namespace
 
-std::vector<float> random_matrix(std::size_t elements, unsigned seed) {
+std::vector<float> random_matrix(std::size_t elements, unsigned seed) try {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   std::vector<float> out(elements);
   for (auto& x : out) x = uniform(generator);
   return out;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 double gemm_error_bound(std::int64_t k, Precision precision) {
@@ -157,7 +160,7 @@ double gemm_error_bound(std::int64_t k, Precision precision) {
 
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
                          const float* c_before, const float* c_after, double full_check_limit,
-                         std::size_t sample_lines, Precision precision) {
+                         std::size_t sample_lines, Precision precision) try {
   const double k = double(problem.k);
   Checker checker{problem, a, b, c_before, c_after, gemm_error_bound(problem.k, precision), {}};
   if (double(problem.m) * double(problem.n) * k <= full_check_limit) {
@@ -172,6 +175,8 @@ Verification verify_gemm(const GemmProblem& problem, const float* a, const float
   checker.check_untouched();
   checker.result.passed = checker.result.failures == 0;
   return checker.result;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 }  // namespace clgemm

@@ -14,6 +14,7 @@
 #include "clgemm/files.hpp"
 #include "clgemm/tuning.hpp"
 #include "kernel_source.hpp"
+#include "error_boundary.hpp"
 
 namespace clgemm {
 namespace fs = std::filesystem;
@@ -148,13 +149,15 @@ std::string env_or_empty(const char* name) {
 
 }  // namespace
 
-std::string TuningDatabase::user_file_path() {
+std::string TuningDatabase::user_file_path() try {
   if (auto file = env_or_empty("CLGEMM_TUNING_FILE"); !file.empty()) return file;
   const std::string dir = per_user_directory("XDG_CONFIG_HOME", ".config");
   return dir.empty() ? std::string() : (fs::path(dir) / "tuning.json").string();
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-std::string TuningDatabase::shipped_directory() {
+std::string TuningDatabase::shipped_directory() try {
   // The tuning directory sits beside each candidate kernel directory (kernels/ and tuning/ in
   // the source tree, share/clgemm/kernels and share/clgemm/tuning when installed).
   for (const auto& dir : detail::kernel_search_path()) {
@@ -163,9 +166,11 @@ std::string TuningDatabase::shipped_directory() {
     if (fs::is_directory(tuning, error)) return tuning.string();
   }
   return {};
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-TuningDatabase TuningDatabase::parse(const std::string& text, const std::string& origin) {
+TuningDatabase TuningDatabase::parse(const std::string& text, const std::string& origin) try {
   json j;
   try {
     j = json::parse(text);
@@ -189,9 +194,11 @@ TuningDatabase TuningDatabase::parse(const std::string& text, const std::string&
     }
   }
   return db;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-TuningDatabase TuningDatabase::load_file(const std::string& path) {
+TuningDatabase TuningDatabase::load_file(const std::string& path) try {
   const auto text = read_regular_file(path, std::size_t(64) << 20);
   if (!text) return {};
   TuningDatabase db = parse(*text, path);
@@ -202,9 +209,11 @@ TuningDatabase TuningDatabase::load_file(const std::string& path) {
                 "tuning file");
   }
   return db;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-std::vector<std::string> TuningDatabase::check_file(const std::string& path) {
+std::vector<std::string> TuningDatabase::check_file(const std::string& path) try {
   try {
     const auto text = read_regular_file(path, std::size_t(64) << 20);
     if (!text) return {"tuning file '" + path + "' does not exist"};
@@ -212,9 +221,11 @@ std::vector<std::string> TuningDatabase::check_file(const std::string& path) {
   } catch (const Error& error) {
     return {error.what()};
   }
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-TuningDatabase TuningDatabase::load_default() {
+TuningDatabase TuningDatabase::load_default() try {
   TuningDatabase db;
   auto add = [&db](const std::string& path) {
     try {
@@ -234,6 +245,8 @@ TuningDatabase TuningDatabase::load_default() {
   }
   if (const auto user = user_file_path(); !user.empty()) add(user);
   return db;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 void TuningDatabase::put(const TunedEntry& entry) {
@@ -262,7 +275,7 @@ std::optional<TunedEntry> TuningDatabase::find(const DeviceLimits& device,
   return std::nullopt;
 }
 
-std::string TuningDatabase::to_json_text() const {
+std::string TuningDatabase::to_json_text() const try {
   auto sorted = entries_;
   std::sort(sorted.begin(), sorted.end(), [](const TunedEntry& a, const TunedEntry& b) {
     return std::tie(a.device, a.platform, a.shape_class, a.precision) <
@@ -272,20 +285,26 @@ std::string TuningDatabase::to_json_text() const {
   for (const auto& e : sorted) j["entries"].push_back(entry_to_json(e));
   for (const auto& raw : unusable_entries_) j["entries"].push_back(json::parse(raw));
   return j.dump(2) + "\n";
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
-void TuningDatabase::save(const std::string& path) const {
+void TuningDatabase::save(const std::string& path) const try {
   write_file_atomically(path, to_json_text());
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 void TuningDatabase::update_file(const std::string& path,
-                                 const std::function<void(TuningDatabase&)>& change) {
+                                 const std::function<void(TuningDatabase&)>& change) try {
   update_file_locked(path, [&](const std::optional<std::string>& current) {
     TuningDatabase db = current ? parse(*current, path) : TuningDatabase{};
     db.problems_.clear();
     change(db);
     return db.to_json_text();
   });
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 namespace {
@@ -302,7 +321,7 @@ bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
 }  // namespace
 
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
-                           const GemmProblem& problem, Precision precision, bool tensor_cores) {
+                           const GemmProblem& problem, Precision precision, bool tensor_cores) try {
   const std::string cls = shape_class(problem);
   const auto& problems = database.problems();
   const std::string problems_note =
@@ -336,6 +355,8 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
           {},
           "no " + mode + " tuning entry for device '" + device.name + "': " + kernel +
               " with parameters derived from the device limits" + problems_note};
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 }  // namespace clgemm

@@ -22,6 +22,8 @@ enum class ErrorCode {
   OpenCLFailure,            // an OpenCL call failed at run time
   UnsupportedPrecision,     // the kernel or the device cannot compute the requested precision
   FileError,                // a file clgemm reads or writes is unreadable, unwritable or not a file
+  OutOfHostMemory,          // a host allocation failed
+  Internal,                 // anything else that went wrong inside the library (a bug: report it)
 };
 
 // A short stable name for a code, e.g. "invalid-leading-dimension".
