@@ -154,6 +154,7 @@ void check_output_path(const std::string& flag, const std::string& path) {
   if (::lstat(path.c_str(), &info) == 0) {
     if (S_ISLNK(info.st_mode))
       unwritable(flag, path, "it is a symbolic link, which clgemm does not write through");
+    if (S_ISDIR(info.st_mode)) unwritable(flag, path, "it is a directory");
     if (!S_ISREG(info.st_mode)) unwritable(flag, path, "it exists and is not a regular file");
   }
   // The nearest ancestor that exists must be a directory we may create entries in.
