@@ -41,18 +41,16 @@ std::vector<Peer> compiled_peers() {
        false});
 #endif
 #ifdef CLGEMM_HAVE_CBLAS
-  peers.push_back({"openblas",
-                     [](Operands& o, std::vector<float>& host_c) {
-                       const auto& p = o.problem;
-                       auto trans = [](Transpose t) {
-                         return t == Transpose::Trans ? CblasTrans : CblasNoTrans;
-                       };
-                       cblas_sgemm(p.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor,
-                                   trans(p.trans_a), trans(p.trans_b), p.m, p.n, p.k, p.alpha,
-                                   o.a.data() + p.a_offset, p.lda, o.b.data() + p.b_offset, p.ldb,
-                                   p.beta, host_c.data() + p.c_offset, p.ldc);
-                     },
-                     true});
+  peers.push_back(
+      {"openblas",
+       [](Operands& o, std::vector<float>& host_c) {
+         const auto& p = o.problem;
+         auto trans = [](Transpose t) { return t == Transpose::Trans ? CblasTrans : CblasNoTrans; };
+         cblas_sgemm(p.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor, trans(p.trans_a),
+                     trans(p.trans_b), p.m, p.n, p.k, p.alpha, o.a.data() + p.a_offset, p.lda,
+                     o.b.data() + p.b_offset, p.ldb, p.beta, host_c.data() + p.c_offset, p.ldc);
+       },
+       true});
 #endif
   return peers;
 }
@@ -76,14 +74,17 @@ std::vector<Peer> select_peers(const std::vector<std::string>& names, bool devic
   for (const auto& name : names) {
     if (name == "all" || name == "none") continue;
     if (name == "clblast" && !has(name))
-      refuse("peer 'clblast' is not available: clgemm-bench was built without CLBlast; "
-             "install libclblast-dev (tools/bootstrap.sh does) and configure again");
+      refuse(
+          "peer 'clblast' is not available: clgemm-bench was built without CLBlast; "
+          "install libclblast-dev (tools/bootstrap.sh does) and configure again");
     if (name == "openblas" && !has(name))
-      refuse("peer 'openblas' is not available: clgemm-bench was built without a CBLAS; "
-             "install libopenblas-dev (tools/bootstrap.sh does) and configure again");
+      refuse(
+          "peer 'openblas' is not available: clgemm-bench was built without a CBLAS; "
+          "install libopenblas-dev (tools/bootstrap.sh does) and configure again");
     if (name == "openblas" && !device_is_cpu)
-      refuse("peer 'openblas' runs on the host, so it is compared only when the device is "
-             "a CPU");
+      refuse(
+          "peer 'openblas' runs on the host, so it is compared only when the device is "
+          "a CPU");
     if (name != "clblast" && name != "openblas")
       refuse("unknown peer '" + name + "'; give all, none, or names from clblast, openblas");
   }

@@ -5,8 +5,8 @@
 // tools/device/cublas_accuracy.py, which measures cuBLAS on the very same matrices.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cmath>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "cli_support.hpp"
 #include "clgemm/clgemm.hpp"
+#include "cli_support.hpp"
 
 namespace {
 
@@ -153,9 +153,9 @@ ErrorStats measure_errors(const std::vector<float>& c, const Reference& ref, std
 
 // Raw little-endian float32, row-major (the host is little-endian: x86-64 or AArch64).
 void write_floats(const std::filesystem::path& path, const std::vector<float>& values) {
-  clgemm::cli::write_output("--dump", path.string(),
-                            std::string(reinterpret_cast<const char*>(values.data()),
-                                        values.size() * sizeof(float)));
+  clgemm::cli::write_output(
+      "--dump", path.string(),
+      std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
 }
 
 // Writes A and B of one K and returns the manifest entry that names them.

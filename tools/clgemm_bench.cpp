@@ -16,8 +16,8 @@
 
 #include "bench_chart.hpp"
 #include "bench_peers.hpp"
-#include "cli_support.hpp"
 #include "clgemm/clgemm.hpp"
+#include "cli_support.hpp"
 
 namespace {
 
@@ -251,8 +251,8 @@ int run_benchmark(Arguments& args) {
     if (const auto [name, precision] = parse_contender(k); name != "auto")
       clgemm::find_kernel(name);
   auto problems = parse_shapes(args.sizes, args.shapes);
-  for (const auto& [flag, path] : {std::pair{"--csv", &args.csv_path},
-                                   {"--json", &args.json_path}, {"--svg", &args.svg_path}})
+  for (const auto& [flag, path] :
+       {std::pair{"--csv", &args.csv_path}, {"--json", &args.json_path}, {"--svg", &args.svg_path}})
     if (!path->empty()) clgemm::cli::check_output_path(flag, *path);
 
   clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});

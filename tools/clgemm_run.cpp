@@ -11,8 +11,8 @@
 #include <numeric>
 #include <sstream>
 
-#include "cli_support.hpp"
 #include "clgemm/clgemm.hpp"
+#include "cli_support.hpp"
 
 namespace {
 
@@ -91,8 +91,8 @@ KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
   settings.timed_runs =
       args.reps > 0 ? args.reps : int(std::clamp(1.0 / std::max(once, 1e-6), 3.0, 50.0));
   if (is_large(problem))
-    clgemm::cli::note("timing kernel '" + run.build.kernel + "': " +
-                      std::to_string(settings.warmup_runs) + " warm-up and " +
+    clgemm::cli::note("timing kernel '" + run.build.kernel +
+                      "': " + std::to_string(settings.warmup_runs) + " warm-up and " +
                       std::to_string(settings.timed_runs) + " timed runs");
   c = c_initial;
   run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
@@ -175,7 +175,7 @@ void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
   const std::string precision = clgemm::precision_name(t.precision);
   std::cout << "precision: " << precision
             << (t.precision_path.empty() || t.precision_path == precision ? ""
-                                                                           : ", " + t.precision_path)
+                                                                          : ", " + t.precision_path)
             << "\n";
   std::cout << "options:   " << t.build_options << "\n"
             << "build:     " << milliseconds(run.build.build_seconds) << " ("
@@ -232,11 +232,11 @@ void add_options(CLI::App& app, Arguments& args) {
   const auto scale = clgemm::cli::finite_range(-FLT_MAX, FLT_MAX);
   app.add_option("--alpha", args.alpha, "scale of A * B")->capture_default_str()->check(scale);
   app.add_option("--beta", args.beta, "scale of C")->capture_default_str()->check(scale);
-  app.add_option("--reps", args.reps,
-                 "timed runs (default: enough for about one second, 3 to 50)")
+  app.add_option("--reps", args.reps, "timed runs (default: enough for about one second, 3 to 50)")
       ->check(CLI::Range(1, clgemm::cli::kMaxRuns));
-  app.add_option("--warmup", args.warmup, "untimed runs before the timed ones (after the first "
-                                          "call, which builds the kernel and runs it once)")
+  app.add_option("--warmup", args.warmup,
+                 "untimed runs before the timed ones (after the first "
+                 "call, which builds the kernel and runs it once)")
       ->capture_default_str()
       ->check(CLI::Range(0, clgemm::cli::kMaxRuns));
   app.add_option("-D,--define", args.defines, "override a kernel parameter, e.g. -D TILE=8");
@@ -343,4 +343,3 @@ int main(int argc, char** argv) {
   add_options(app, args);
   return clgemm::cli::run(app, argc, argv, [&] { return run_tool(args); });
 }
-

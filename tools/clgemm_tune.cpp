@@ -15,9 +15,9 @@
 #include <ctime>
 #include <iostream>
 
-#include "cli_support.hpp"
 #include "clgemm/clgemm.hpp"
 #include "clgemm/files.hpp"
+#include "cli_support.hpp"
 #include "tune_arguments.hpp"
 #include "tune_search.hpp"
 
@@ -106,8 +106,7 @@ void check_output_database(const std::string& path) {
 // Error) when nothing can be read there.
 int check_tuning_file(const std::string& path) {
   if (!read_regular_file(path, std::size_t(64) << 20))
-    throw Error(ErrorCode::FileError, "--check: tuning file '" + path + "' does not exist",
-                "file");
+    throw Error(ErrorCode::FileError, "--check: tuning file '" + path + "' does not exist", "file");
   const auto problems = TuningDatabase::check_file(path);
   for (const auto& problem : problems) std::cout << problem << "\n";
   std::cout << path << ": "
@@ -118,8 +117,8 @@ int check_tuning_file(const std::string& path) {
 }
 
 struct Arguments {
-  std::string kernel, precision = "fp32", budget, scale = "1", state_path, output,
-              platform, device, check_path;
+  std::string kernel, precision = "fp32", budget, scale = "1", state_path, output, platform, device,
+                      check_path;
   std::vector<std::string> classes = {"all"}, space_overrides;
   bool resume = false, verbose = false, dry_run = false, replace = false;
   SearchSettings search;
@@ -156,8 +155,7 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_flag("--replace", args.replace,
                "overwrite an entry of another kernel even if it is faster");
   app.add_option("--seed", args.search.seed, "seed of the random sample")->capture_default_str();
-  app.add_option("--min-time", args.search.measure.min_time,
-                 "seconds of timed calls per candidate")
+  app.add_option("--min-time", args.search.measure.min_time, "seconds of timed calls per candidate")
       ->capture_default_str()
       ->check(cli::finite_range(0, 600));
   app.add_option("--max-runs", args.search.measure.max_runs, "most timed calls per candidate")
@@ -315,13 +313,12 @@ int run_tune(Arguments& args) {
   }
   if (args.dry_run) return cli::kSuccess;
 
-  std::printf("\n%-8s %-16s %12s %12s %9s  %s\n", "class", "measured", "default GF/s",
-              "tuned GF/s", "speed-up", "winner");
+  std::printf("\n%-8s %-16s %12s %12s %9s  %s\n", "class", "measured", "default GF/s", "tuned GF/s",
+              "speed-up", "winner");
   for (const auto& line : summary) std::printf("%s\n", line.c_str());
   std::printf("database: %s\n", args.output.c_str());
   if (!failures.empty()) {
-    std::fprintf(stderr,
-                 "\nclgemm-tune: %zu candidate(s) FAILED (kernel bugs; none was picked):\n",
+    std::fprintf(stderr, "\nclgemm-tune: %zu candidate(s) FAILED (kernel bugs; none was picked):\n",
                  failures.size());
     for (const auto& f : failures) std::fprintf(stderr, "  %s\n", f.c_str());
   }

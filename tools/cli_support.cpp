@@ -28,8 +28,7 @@ std::string g_tool = "clgemm";  // the running tool's name, set by run()
 
 void print_devices() {
   const auto devices = clgemm::list_devices();
-  if (devices.empty())
-    throw Error(ErrorCode::NoPlatform, "the OpenCL platforms offer no devices");
+  if (devices.empty()) throw Error(ErrorCode::NoPlatform, "the OpenCL platforms offer no devices");
   for (const auto& entry : devices) {
     const auto& d = entry.limits;
     std::cout << "platform " << entry.platform_index << " device " << entry.device_index << ": "
@@ -130,8 +129,8 @@ std::int64_t parse_integer(const std::string& text, std::int64_t min, std::int64
   std::int64_t value = 0;
   if (!read_integer(text, value) || value < min || value > max)
     throw Error(ErrorCode::InvalidArgument, what + ": expected an integer from " +
-                                                std::to_string(min) + " to " +
-                                                std::to_string(max) + ", got '" + text + "'");
+                                                std::to_string(min) + " to " + std::to_string(max) +
+                                                ", got '" + text + "'");
   return value;
 }
 
@@ -150,7 +149,7 @@ void check_output_path(const std::string& flag, const std::string& path) {
   const fs::path target(path);
   if (target.filename().empty() || target.filename() == "." || target.filename() == "..")
     unwritable(flag, path, "it names a directory, not a file");
-  struct stat info{};
+  struct stat info {};
   if (::lstat(path.c_str(), &info) == 0) {
     if (S_ISLNK(info.st_mode))
       unwritable(flag, path, "it is a symbolic link, which clgemm does not write through");

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "cli_support.hpp"
 #include "clgemm/errors.hpp"
+#include "cli_support.hpp"
 
 namespace clgemm::tune {
 

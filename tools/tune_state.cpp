@@ -84,10 +84,11 @@ std::string state_text(const TuneState& state) {
 // null when it is a state file of the same tune.
 const char* mismatch(const nlohmann::json& j, const TuneState& state) {
   if (j.value("format", 0) != 1) throw std::runtime_error("unknown format");
-  for (const auto& [field, ours] : {std::pair<const char*, const std::string*>{"device", &state.device},
-                                    {"platform", &state.platform},
-                                    {"driver", &state.driver},
-                                    {"kernel", &state.kernel}})
+  for (const auto& [field, ours] :
+       {std::pair<const char*, const std::string*>{"device", &state.device},
+        {"platform", &state.platform},
+        {"driver", &state.driver},
+        {"kernel", &state.kernel}})
     if (j.at(field).get<std::string>() != *ours) return field;
   return nullptr;
 }
@@ -142,8 +143,9 @@ void TuneState::save(const std::vector<std::string>& restart_classes) const {
         if (std::find(restart_classes.begin(), restart_classes.end(), theirs.shape_class) !=
             restart_classes.end())
           continue;
-        auto ours = std::find_if(merged.classes.begin(), merged.classes.end(),
-                                 [&](const ClassState& x) { return x.shape_class == theirs.shape_class; });
+        auto ours =
+            std::find_if(merged.classes.begin(), merged.classes.end(),
+                         [&](const ClassState& x) { return x.shape_class == theirs.shape_class; });
         if (ours == merged.classes.end())
           merged.classes.push_back(theirs);
         else
@@ -170,10 +172,10 @@ TuneState TuneState::open(const std::string& path, bool resume, const DeviceLimi
   try {
     const auto j = nlohmann::json::parse(*text);
     if (const char* field = mismatch(j, state))
-      throw Error(ErrorCode::InvalidArgument,
-                  "the state file '" + path + "' is for " + field + " '" +
-                      j.at(field).get<std::string>() + "', not this tune's; give another --state "
-                      "file, or leave out --resume to start over");
+      throw Error(ErrorCode::InvalidArgument, "the state file '" + path + "' is for " + field +
+                                                  " '" + j.at(field).get<std::string>() +
+                                                  "', not this tune's; give another --state "
+                                                  "file, or leave out --resume to start over");
     for (const auto& c : j.at("classes")) state.classes.push_back(class_from_json(c));
   } catch (const Error&) {
     throw;
