@@ -1,15 +1,13 @@
 // Peers that clgemm-bench measures beside clgemm's kernels, each behind one interface: run the
 // GEMM once on the shared problem and wait for it. Which peers exist depends on what CMake
-// found (CLBlast, a CBLAS such as OpenBLAS).
+// found (CLBlast from libclblast-dev, a CBLAS such as OpenBLAS from libopenblas-dev).
 #pragma once
-
-#include <CL/cl.h>
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "clgemm/gemm.hpp"
+#include "clgemm/gemm.hpp"  // <CL/cl.h> for the library's OpenCL version
 
 namespace clgemm::bench {
 
@@ -28,6 +26,10 @@ struct Peer {
   bool on_host = false;  // works on host arrays (no OpenCL buffers)
 };
 
-std::vector<Peer> available_peers(bool device_is_cpu);
+// The peers `names` asks for: "all" (the default: every peer this build has that applies to
+// the device, no error for the others), "none", or names from "clblast" and "openblas" (the
+// host's, compared only on a CPU device). Throws Error(InvalidArgument) for an unknown name,
+// for a peer this build lacks (saying which package provides it) or one that does not apply.
+std::vector<Peer> select_peers(const std::vector<std::string>& names, bool device_is_cpu);
 
 }  // namespace clgemm::bench

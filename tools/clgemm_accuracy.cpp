@@ -5,10 +5,10 @@
 // tools/device/cublas_accuracy.py, which measures cuBLAS on the very same matrices.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "clgemm/clgemm.hpp"
+#include "cli_support.hpp"
 
 namespace {
 
@@ -152,11 +153,9 @@ ErrorStats measure_errors(const std::vector<float>& c, const Reference& ref, std
 
 // Raw little-endian float32, row-major (the host is little-endian: x86-64 or AArch64).
 void write_floats(const std::filesystem::path& path, const std::vector<float>& values) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(values.data()),
-            std::streamsize(values.size() * sizeof(float)));
-  if (!out)
-    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument, "cannot write " + path.string());
+  clgemm::cli::write_output(
+      "--dump", path.string(),
+      std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
 }
 
 // Writes A and B of one K and returns the manifest entry that names them.
@@ -251,24 +250,23 @@ nlohmann::json result_json(const PrecisionResult& r, double fp32_normalised_max)
   return j;
 }
 
-}  // namespace
+std::string help_text() {
+  return "Error of clgemm's precision modes against a double reference, on random M x K and "
+         "K x N inputs (row-major C = A * B, alpha 1, beta 0), per K and precision:\n  " +
+         std::string(kRelativeDefinition) + "\n  " + kNormalisedDefinition +
+         "\nExits 1 when a documented guarantee fails at some K: 3xtf32's max normalised error "
+         "above 2x fp32's, or tf32's not above fp32's.";
+}
 
-int main(int argc, char** argv) {
-  Arguments args;
-  CLI::App app{
-      "Error of clgemm's precision modes against a double reference, on random M x K and K x N "
-      "inputs (row-major C = A * B, alpha 1, beta 0), per K and precision:\n  " +
-      std::string(kRelativeDefinition) + "\n  " + kNormalisedDefinition +
-      "\nExits 1 when a documented guarantee fails at some K: 3xtf32's max normalised error "
-      "above 2x fp32's, or tf32's not above fp32's."};
-  const auto size_range = CLI::Range(std::int64_t(1), std::int64_t(INT32_MAX));
+void add_options(CLI::App& app, Arguments& args) {
+  const auto size = clgemm::cli::size_range();
   app.add_option("--mn", args.mn, "M = N, rows of A and columns of B")
       ->capture_default_str()
-      ->check(size_range);
+      ->check(size);
   app.add_option("--k", args.ks, "the K values, comma-separated")
       ->delimiter(',')
       ->capture_default_str()
-      ->check(size_range);
+      ->check(size);
   app.add_option("--precisions", args.precisions, "the precisions, comma-separated")
       ->delimiter(',')
       ->capture_default_str()
@@ -281,11 +279,13 @@ int main(int argc, char** argv) {
                  "cancellation")
       ->capture_default_str()
       ->check(CLI::IsMember({"uniform", "normal", "positive"}));
-  app.add_option("--seed", args.seed, "seed of A; B uses seed + 1")->capture_default_str();
+  app.add_option("--seed", args.seed, "seed of A; B uses seed + 1")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, UINT_MAX - 1));
   app.add_option("--tiny", args.tiny,
                  "relative error skips elements with |ref| below TINY times the rms of ref's row")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(clgemm::cli::finite_range(0, 1));
   app.add_option("--dump", args.dump_dir,
                  "write each K's A and B (raw little-endian float32, row-major) and manifest.json "
                  "into this directory, for tools/device/cublas_accuracy.py");
@@ -294,99 +294,120 @@ int main(int argc, char** argv) {
   app.add_option("--device", args.device,
                  "device index or name substring (default: $CLGEMM_DEVICE)");
   app.add_flag("--json", args.json, "print one JSON object instead of the table");
-  CLI11_PARSE(app, argc, argv);
+  clgemm::cli::add_common_flags(app);
+}
 
-  try {
-    if (args.kernel != "auto") args.kernel = clgemm::find_kernel(args.kernel).name;
-    clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
-    const auto& device = context.device();
-    if (!args.json) print_header(args, device);
+// Above this many multiply-adds the double reference of one K takes a noticeable while.
+constexpr double kLargeMultiplyAdds = 5e8;
 
-    nlohmann::json manifest = {{"tool", "clgemm-accuracy"},
-                               {"distribution", args.distribution},
-                               {"seed_a", args.seed},
-                               {"seed_b", args.seed + 1},
-                               {"dtype", "float32"},
-                               {"byte_order", "little"},
-                               {"layout", "row-major"},
-                               {"tiny", args.tiny},
-                               {"cases", nlohmann::json::array()}};
-    if (!args.dump_dir.empty()) std::filesystem::create_directories(args.dump_dir);
+int run_accuracy(Arguments& args) {
+  if (args.kernel != "auto") args.kernel = clgemm::find_kernel(args.kernel).name;
+  const std::filesystem::path dump(args.dump_dir);
+  if (!args.dump_dir.empty())
+    clgemm::cli::check_output_path("--dump", (dump / "manifest.json").string());
+  clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
+  const auto& device = context.device();
+  for (const std::int64_t k : args.ks)  // before any matrix is allocated
+    clgemm::check_fits_device(clgemm::GemmProblem::packed(args.mn, args.mn, k), device);
+  if (!args.json) print_header(args, device);
 
-    std::vector<PrecisionResult> results;
-    nlohmann::json json_results = nlohmann::json::array();
-    for (const std::int64_t k : args.ks) {
-      Inputs in;
-      in.m = in.n = args.mn;
-      in.k = k;
-      in.a = draw_matrix(std::size_t(in.m * k), args.seed, args.distribution);
-      in.b = draw_matrix(std::size_t(k * in.n), args.seed + 1, args.distribution);
-      if (!args.dump_dir.empty()) {
-        manifest["cases"].push_back(dump_inputs(args.dump_dir, in));
-        std::ofstream(std::filesystem::path(args.dump_dir) / "manifest.json")
-            << manifest.dump(2) << "\n";
-      }
-      const Reference ref = reference_gemm(in);
-      const auto problem = clgemm::GemmProblem::packed(in.m, in.n, k);
+  nlohmann::json manifest = {{"tool", "clgemm-accuracy"},
+                             {"distribution", args.distribution},
+                             {"seed_a", args.seed},
+                             {"seed_b", args.seed + 1},
+                             {"dtype", "float32"},
+                             {"byte_order", "little"},
+                             {"layout", "row-major"},
+                             {"tiny", args.tiny},
+                             {"cases", nlohmann::json::array()}};
 
-      double fp32_normalised_max = 0;
-      std::vector<PrecisionResult> of_this_k;
-      for (const auto& name : args.precisions) {
-        clgemm::RunSettings settings;
-        settings.kernel = args.kernel;
-        settings.precision = clgemm::parse_precision(name);
-        std::vector<float> c(problem.c_elements());
-        const auto timing = context.sgemm(problem, in.a.data(), in.b.data(), c.data(), settings);
-        PrecisionResult r;
-        r.k = k;
-        r.precision = name;
-        r.precision_path = timing.precision_path;
-        r.kernel = timing.kernel;
-        r.errors = measure_errors(c, ref, in.m, in.n, args.tiny);
-        if (name == "fp32") fp32_normalised_max = r.errors.normalised_max;
-        of_this_k.push_back(r);
-      }
-      for (const auto& r : of_this_k) {
-        if (args.json)
-          json_results.push_back(result_json(r, fp32_normalised_max));
-        else
-          print_row(r, fp32_normalised_max);
-        results.push_back(r);
-      }
+  std::vector<PrecisionResult> results;
+  nlohmann::json json_results = nlohmann::json::array();
+  const std::size_t cases = args.ks.size() * args.precisions.size();
+  std::size_t case_number = 0;
+  for (const std::int64_t k : args.ks) {
+    Inputs in;
+    in.m = in.n = args.mn;
+    in.k = k;
+    in.a = draw_matrix(std::size_t(in.m * k), args.seed, args.distribution);
+    in.b = draw_matrix(std::size_t(k * in.n), args.seed + 1, args.distribution);
+    if (!args.dump_dir.empty()) {
+      manifest["cases"].push_back(dump_inputs(dump, in));
+      clgemm::cli::write_output("--dump", (dump / "manifest.json").string(),
+                                manifest.dump(2) + "\n");
     }
+    const auto problem = clgemm::GemmProblem::packed(in.m, in.n, k);
+    if (problem.flops() / 2 >= kLargeMultiplyAdds)
+      clgemm::cli::note("K=" + std::to_string(k) + ": computing the double reference");
+    const Reference ref = reference_gemm(in);
 
-    const auto violations = check_guarantees(results);
-    if (args.json) {
-      nlohmann::json report = {{"tool", "clgemm-accuracy"},
-                               {"device", device.name},
-                               {"platform", device.platform_name},
-                               {"m", args.mn},
-                               {"n", args.mn},
-                               {"kernel_request", args.kernel},
-                               {"distribution", args.distribution},
-                               {"seed_a", args.seed},
-                               {"seed_b", args.seed + 1},
-                               {"tiny", args.tiny},
-                               {"relative_error", kRelativeDefinition},
-                               {"normalised_error", kNormalisedDefinition},
-                               {"results", json_results},
-                               {"guarantee_violations", violations},
-                               {"passed", violations.empty()}};
-      std::cout << report.dump(2) << std::endl;
-    } else {
-      std::printf("\nguarantees (3xtf32 <= 2x fp32, tf32 > fp32, max normalised error): %s\n",
-                  violations.empty() ? "hold" : "VIOLATED");
-      for (const auto& v : violations) std::printf("  %s\n", v.c_str());
-      if (!args.dump_dir.empty())
-        std::printf("inputs written to %s (manifest.json)\n", args.dump_dir.c_str());
+    double fp32_normalised_max = 0;
+    std::vector<PrecisionResult> of_this_k;
+    for (const auto& name : args.precisions) {
+      clgemm::cli::note("case " + std::to_string(++case_number) + "/" + std::to_string(cases) +
+                        ": K=" + std::to_string(k) + ", " + name);
+      clgemm::RunSettings settings;
+      settings.kernel = args.kernel;
+      settings.precision = clgemm::parse_precision(name);
+      std::vector<float> c(problem.c_elements());
+      clgemm::GemmTiming timing;
+      {
+        const clgemm::cli::SlowNotice notice(clgemm::cli::build_notice(
+            clgemm::cli::kernel_that_runs(context, args.kernel, problem, settings.precision),
+            device));
+        timing = context.sgemm(problem, in.a.data(), in.b.data(), c.data(), settings);
+      }
+      PrecisionResult r;
+      r.k = k;
+      r.precision = name;
+      r.precision_path = timing.precision_path;
+      r.kernel = timing.kernel;
+      r.errors = measure_errors(c, ref, in.m, in.n, args.tiny);
+      if (name == "fp32") fp32_normalised_max = r.errors.normalised_max;
+      of_this_k.push_back(r);
     }
-    return violations.empty() ? 0 : 1;
-  } catch (const clgemm::Error& error) {
-    std::cerr << "clgemm-accuracy: error (" << clgemm::error_code_name(error.code())
-              << "): " << error.what() << "\n";
-    return 2;
-  } catch (const std::filesystem::filesystem_error& error) {
-    std::cerr << "clgemm-accuracy: error: " << error.what() << "\n";
-    return 2;
+    for (const auto& r : of_this_k) {
+      if (args.json)
+        json_results.push_back(result_json(r, fp32_normalised_max));
+      else
+        print_row(r, fp32_normalised_max);
+      results.push_back(r);
+    }
   }
+
+  const auto violations = check_guarantees(results);
+  if (args.json) {
+    nlohmann::json report = {{"tool", "clgemm-accuracy"},
+                             {"device", device.name},
+                             {"platform", device.platform_name},
+                             {"m", args.mn},
+                             {"n", args.mn},
+                             {"kernel_request", args.kernel},
+                             {"distribution", args.distribution},
+                             {"seed_a", args.seed},
+                             {"seed_b", args.seed + 1},
+                             {"tiny", args.tiny},
+                             {"relative_error", kRelativeDefinition},
+                             {"normalised_error", kNormalisedDefinition},
+                             {"results", json_results},
+                             {"guarantee_violations", violations},
+                             {"passed", violations.empty()}};
+    std::cout << report.dump(2) << std::endl;
+  } else {
+    std::printf("\nguarantees (3xtf32 <= 2x fp32, tf32 > fp32, max normalised error): %s\n",
+                violations.empty() ? "hold" : "VIOLATED");
+    for (const auto& v : violations) std::printf("  %s\n", v.c_str());
+    if (!args.dump_dir.empty())
+      std::printf("inputs written to %s (manifest.json)\n", args.dump_dir.c_str());
+  }
+  return violations.empty() ? clgemm::cli::kSuccess : clgemm::cli::kFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Arguments args;
+  CLI::App app{help_text(), "clgemm-accuracy"};
+  add_options(app, args);
+  return clgemm::cli::run(app, argc, argv, [&] { return run_accuracy(args); });
 }

@@ -3,6 +3,8 @@
 // time and GFLOP/s. Build, upload and download times are reported on lines of their own.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include "clgemm/clgemm.hpp"
+#include "cli_support.hpp"
 
 namespace {
 
@@ -23,11 +26,18 @@ struct Arguments {
   int warmup = 1;
   bool verify = true;
   bool json = false;
-  bool list = false;
   std::string platform, device;
   std::string layout = "row", trans_a = "n", trans_b = "n";
   std::vector<std::string> defines;
 };
+
+// Above this many multiply-adds the random inputs, the runs and the verification each take a
+// noticeable while, so clgemm-run says on stderr what it is doing.
+constexpr double kLargeMultiplyAdds = 5e8;
+
+bool is_large(const clgemm::GemmProblem& problem) {
+  return problem.flops() / 2 >= kLargeMultiplyAdds;
+}
 
 struct Stats {
   double min, median, mean;
@@ -46,21 +56,6 @@ std::string milliseconds(double seconds) {
   return text;
 }
 
-clgemm::KernelOptions parse_defines(const std::vector<std::string>& defines) {
-  clgemm::KernelOptions options;
-  for (const auto& d : defines) {
-    const auto eq = d.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw CLI::ValidationError("--define", "expected NAME=VALUE, got '" + d + "'");
-    try {
-      options[d.substr(0, eq)] = std::stol(d.substr(eq + 1));
-    } catch (const std::exception&) {
-      throw CLI::ValidationError("--define", "value of '" + d + "' is not an integer");
-    }
-  }
-  return options;
-}
-
 // One kernel's run: the timings of the final call and its verification.
 struct KernelRun {
   clgemm::GemmTiming timing;
@@ -70,30 +65,42 @@ struct KernelRun {
   bool verified = false;
 };
 
+// The first call builds the program (or loads it from the disk cache) and runs once, untimed;
+// the second makes the --warmup and timed runs.
 KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
                      const clgemm::GemmProblem& problem, const Arguments& args,
-                     const std::vector<float>& a, const std::vector<float>& b,
-                     const std::vector<float>& c_initial) {
+                     const clgemm::KernelOptions& overrides, const std::vector<float>& a,
+                     const std::vector<float>& b, const std::vector<float>& c_initial) {
   KernelRun run;
   clgemm::RunSettings settings;
   settings.kernel = kernel;
-  settings.overrides = parse_defines(args.defines);
+  settings.overrides = overrides;
   settings.precision = clgemm::parse_precision(args.precision);
-  settings.warmup_runs = args.warmup;
-  settings.timed_runs = args.reps > 0 ? args.reps : 1;
+  settings.warmup_runs = 0;
+  settings.timed_runs = 1;
   std::vector<float> c = c_initial;
-  run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
-  run.build = run.timing;  // the first call built the program (or loaded it from disk)
-  if (args.reps == 0) {
-    // Fill about one second of kernel time, so slow rungs do not take minutes.
-    const double once = run.timing.run_seconds.front();
-    settings.warmup_runs = 0;
-    settings.timed_runs = int(std::clamp(1.0 / std::max(once, 1e-6), 3.0, 50.0));
-    c = c_initial;
-    run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
+  {
+    const clgemm::cli::SlowNotice notice(clgemm::cli::build_notice(
+        clgemm::cli::kernel_that_runs(context, kernel, problem, settings.precision),
+        context.device()));
+    run.build = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
   }
+  settings.warmup_runs = args.warmup;
+  // Without --reps: about one second of kernel time, so slow rungs do not take minutes.
+  const double once = run.build.run_seconds.front();
+  settings.timed_runs =
+      args.reps > 0 ? args.reps : int(std::clamp(1.0 / std::max(once, 1e-6), 3.0, 50.0));
+  if (is_large(problem))
+    clgemm::cli::note("timing kernel '" + run.build.kernel +
+                      "': " + std::to_string(settings.warmup_runs) + " warm-up and " +
+                      std::to_string(settings.timed_runs) + " timed runs");
+  c = c_initial;
+  run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
   run.stats = statistics(run.timing.run_seconds);
   if (args.verify) {
+    if (is_large(problem))
+      clgemm::cli::note("verifying kernel '" + run.timing.kernel +
+                        "' against the double-accumulated host reference");
     run.verification = clgemm::verify_gemm(problem, a.data(), b.data(), c_initial.data(), c.data(),
                                            2e9, 64, settings.precision);
     run.verified = true;
@@ -164,7 +171,11 @@ void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
   const auto& t = run.timing;
   std::cout << "kernel:    " << t.kernel << "\n";
   if (!t.kernel_choice.empty()) std::cout << "choice:    " << t.kernel_choice << "\n";
-  std::cout << "precision: " << clgemm::precision_name(t.precision) << ", " << t.precision_path
+  // The path only when it says more than the precision's name (tf32: tensor cores or portable).
+  const std::string precision = clgemm::precision_name(t.precision);
+  std::cout << "precision: " << precision
+            << (t.precision_path.empty() || t.precision_path == precision ? ""
+                                                                          : ", " + t.precision_path)
             << "\n";
   std::cout << "options:   " << t.build_options << "\n"
             << "build:     " << milliseconds(run.build.build_seconds) << " ("
@@ -195,29 +206,14 @@ void print_table(const clgemm::GemmProblem& problem, const std::vector<KernelRun
   }
 }
 
-void list_devices() {
-  for (const auto& entry : clgemm::list_devices()) {
-    const auto& d = entry.limits;
-    std::cout << "platform " << entry.platform_index << " device " << entry.device_index << ": "
-              << d.name << " [" << clgemm::device_type_name(d.type) << "] on '" << d.platform_name
-              << "', driver " << d.driver_version << ", " << d.compute_units
-              << " compute units, max work-group " << d.max_work_group_size << ", local memory "
-              << d.local_memory_bytes / 1024 << " KiB\n";
-  }
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  Arguments args;
-  CLI::App app{"Run, time and verify clgemm kernels: C = alpha * A * B + beta * C (row-major)."};
+void add_options(CLI::App& app, Arguments& args) {
   std::string kernel_names = "auto (the tuned choice), all (the whole ladder)";
   for (const auto& k : clgemm::kernel_catalog()) kernel_names += ", " + k.name;
   app.add_option("--kernel", args.kernel, "kernel to run: " + kernel_names)->capture_default_str();
-  const auto size_range = CLI::Range(std::int64_t(1), std::int64_t(INT32_MAX));
-  app.add_option("--m", args.m, "rows of A and C (default: N)")->check(size_range);
-  app.add_option("--n", args.n, "columns of B and C")->capture_default_str()->check(size_range);
-  app.add_option("--k", args.k, "columns of A, rows of B (default: N)")->check(size_range);
+  const auto size = clgemm::cli::size_range();
+  app.add_option("--m", args.m, "rows of A and C (default: N)")->check(size);
+  app.add_option("--n", args.n, "columns of B and C")->capture_default_str()->check(size);
+  app.add_option("--k", args.k, "columns of A, rows of B (default: N)")->check(size);
   app.add_option("--layout", args.layout, "storage order of A, B and C: row or col")
       ->check(CLI::IsMember({"row", "col"}))
       ->capture_default_str();
@@ -227,13 +223,22 @@ int main(int argc, char** argv) {
   app.add_option("--transb", args.trans_b, "n: op(B) = B, t: op(B) = B^T")
       ->check(CLI::IsMember({"n", "t"}))
       ->capture_default_str();
-  app.add_option("--lda", args.lda, "leading dimension of A (default: the smallest valid)");
-  app.add_option("--ldb", args.ldb, "leading dimension of B (default: the smallest valid)");
-  app.add_option("--ldc", args.ldc, "leading dimension of C (default: the smallest valid)");
-  app.add_option("--alpha", args.alpha, "scale of A * B")->capture_default_str();
-  app.add_option("--beta", args.beta, "scale of C")->capture_default_str();
-  app.add_option("--reps", args.reps, "timed runs (default: enough for about one second, 3 to 50)");
-  app.add_option("--warmup", args.warmup, "untimed runs first")->capture_default_str();
+  app.add_option("--lda", args.lda, "leading dimension of A (default: the smallest valid)")
+      ->check(size);
+  app.add_option("--ldb", args.ldb, "leading dimension of B (default: the smallest valid)")
+      ->check(size);
+  app.add_option("--ldc", args.ldc, "leading dimension of C (default: the smallest valid)")
+      ->check(size);
+  const auto scale = clgemm::cli::finite_range(-FLT_MAX, FLT_MAX);
+  app.add_option("--alpha", args.alpha, "scale of A * B")->capture_default_str()->check(scale);
+  app.add_option("--beta", args.beta, "scale of C")->capture_default_str()->check(scale);
+  app.add_option("--reps", args.reps, "timed runs (default: enough for about one second, 3 to 50)")
+      ->check(CLI::Range(1, clgemm::cli::kMaxRuns));
+  app.add_option("--warmup", args.warmup,
+                 "untimed runs before the timed ones (after the first "
+                 "call, which builds the kernel and runs it once)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, clgemm::cli::kMaxRuns));
   app.add_option("-D,--define", args.defines, "override a kernel parameter, e.g. -D TILE=8");
   app.add_option("--precision", args.precision,
                  "fp32, tf32 (operands rounded to TF32) or 3xtf32 (three TF32 products, FP32 "
@@ -244,81 +249,97 @@ int main(int argc, char** argv) {
                  "platform index or name substring (default: $CLGEMM_PLATFORM)");
   app.add_option("--device", args.device,
                  "device index or name substring (default: $CLGEMM_DEVICE)");
-  app.add_flag("--list-devices", args.list, "list the OpenCL devices and exit");
   app.add_flag("--json", args.json, "print one JSON object per kernel run instead of text");
   app.add_flag("!--no-verify", args.verify, "skip the comparison with the host reference");
-  CLI11_PARSE(app, argc, argv);
+  clgemm::cli::add_common_flags(app);
+}
 
-  try {
-    if (args.list) {
-      list_devices();
-      return 0;
-    }
-    clgemm::GemmProblem problem;
-    problem.n = args.n;
-    problem.m = args.m ? args.m : args.n;
-    problem.k = args.k ? args.k : args.n;
-    problem.layout = args.layout == "row" ? clgemm::Layout::RowMajor : clgemm::Layout::ColumnMajor;
-    problem.trans_a = args.trans_a == "n" ? clgemm::Transpose::NoTrans : clgemm::Transpose::Trans;
-    problem.trans_b = args.trans_b == "n" ? clgemm::Transpose::NoTrans : clgemm::Transpose::Trans;
-    problem.lda = args.lda ? args.lda : problem.min_lda();
-    problem.ldb = args.ldb ? args.ldb : problem.min_ldb();
-    problem.ldc = args.ldc ? args.ldc : problem.min_ldc();
-    problem.alpha = args.alpha;
-    problem.beta = args.beta;
-    clgemm::validate_problem(problem);
+clgemm::GemmProblem make_problem(const Arguments& args) {
+  clgemm::GemmProblem problem;
+  problem.n = args.n;
+  problem.m = args.m ? args.m : args.n;
+  problem.k = args.k ? args.k : args.n;
+  problem.layout = args.layout == "row" ? clgemm::Layout::RowMajor : clgemm::Layout::ColumnMajor;
+  problem.trans_a = args.trans_a == "n" ? clgemm::Transpose::NoTrans : clgemm::Transpose::Trans;
+  problem.trans_b = args.trans_b == "n" ? clgemm::Transpose::NoTrans : clgemm::Transpose::Trans;
+  problem.lda = args.lda ? args.lda : problem.min_lda();
+  problem.ldb = args.ldb ? args.ldb : problem.min_ldb();
+  problem.ldc = args.ldc ? args.ldc : problem.min_ldc();
+  problem.alpha = args.alpha;
+  problem.beta = args.beta;
+  clgemm::validate_problem(problem);
+  return problem;
+}
 
-    clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
-    const auto& device = context.device();
-    std::vector<std::string> kernels;
-    if (args.kernel == "all") {
-      // Every kernel that computes the precision on this device.
-      const auto precision = clgemm::parse_precision(args.precision);
-      for (const auto& k : clgemm::kernel_catalog()) {
-        if (k.computes(precision) && (!k.needs_tensor_cores || context.has_tensor_cores()))
-          kernels.push_back(k.name);
-      }
-      if (!args.defines.empty())
-        throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
-                            "--define applies to one kernel; it cannot be used with --kernel all");
-    } else {
-      kernels.push_back(args.kernel == "auto" ? "auto" : clgemm::find_kernel(args.kernel).name);
-    }
+int run_tool(const Arguments& args) {
+  const clgemm::GemmProblem problem = make_problem(args);
+  const clgemm::KernelOptions overrides = clgemm::cli::parse_defines(args.defines);
+  if (args.kernel == "all" && !overrides.empty())
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                        "--define applies to one kernel; it cannot be used with --kernel all");
+  const auto precision = clgemm::parse_precision(args.precision);
+  const std::string kernel =  // unknown names fail before a device is opened
+      args.kernel == "all" || args.kernel == "auto" ? args.kernel
+                                                    : clgemm::find_kernel(args.kernel).name;
 
-    if (!args.json) {
-      std::cout << "device:    " << device.name << " [" << clgemm::device_type_name(device.type)
-                << "] on '" << device.platform_name << "', " << device.compute_units
-                << " compute units, max work-group " << device.max_work_group_size << "\n"
-                << "problem:   " << (args.layout == "row" ? "row-major" : "column-major")
-                << " C = alpha * " << (args.trans_a == "t" ? "A^T" : "A") << " * "
-                << (args.trans_b == "t" ? "B^T" : "B") << " + beta * C, M=" << problem.m
-                << " N=" << problem.n << " K=" << problem.k << " lda=" << problem.lda
-                << " ldb=" << problem.ldb << " ldc=" << problem.ldc << " alpha=" << problem.alpha
-                << " beta=" << problem.beta << "\n";
-    }
-
-    const auto a = clgemm::random_matrix(problem.a_elements(), 1);
-    const auto b = clgemm::random_matrix(problem.b_elements(), 2);
-    const auto c = clgemm::random_matrix(problem.c_elements(), 3);
-    std::vector<KernelRun> runs;
-    bool all_passed = true;
-    for (const auto& kernel : kernels) {
-      runs.push_back(run_kernel(context, kernel, problem, args, a, b, c));
-      all_passed = all_passed && (!runs.back().verified || runs.back().verification.passed);
-      if (args.json) {
-        std::cout << to_json(device, problem, runs.back()).dump() << std::endl;
-      } else if (kernels.size() == 1) {
-        print_single(problem, runs.back());
-      } else {
-        std::cout << "ran:       " << kernel << " " << milliseconds(runs.back().stats.median)
-                  << " median, verify " << verification_text(runs.back()) << std::endl;
-      }
-    }
-    if (!args.json && kernels.size() > 1) print_table(problem, runs);
-    return all_passed ? 0 : 1;
-  } catch (const clgemm::Error& error) {
-    std::cerr << "clgemm-run: error (" << clgemm::error_code_name(error.code())
-              << "): " << error.what() << "\n";
-    return 2;
+  clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
+  const auto& device = context.device();
+  clgemm::check_fits_device(problem, device);  // before the host matrices are allocated
+  std::vector<std::string> kernels;
+  if (args.kernel == "all") {
+    // Every kernel that computes the precision on this device.
+    for (const auto& k : clgemm::kernel_catalog())
+      if (k.computes(precision) && (!k.needs_tensor_cores || context.has_tensor_cores()))
+        kernels.push_back(k.name);
+  } else {
+    kernels.push_back(kernel);
   }
+
+  if (!args.json) {
+    std::cout << "device:    " << device.name << " [" << clgemm::device_type_name(device.type)
+              << "] on '" << device.platform_name << "', " << device.compute_units
+              << " compute units, max work-group " << device.max_work_group_size << "\n"
+              << "problem:   " << (args.layout == "row" ? "row-major" : "column-major")
+              << " C = alpha * " << (args.trans_a == "t" ? "A^T" : "A") << " * "
+              << (args.trans_b == "t" ? "B^T" : "B") << " + beta * C, M=" << problem.m
+              << " N=" << problem.n << " K=" << problem.k << " lda=" << problem.lda
+              << " ldb=" << problem.ldb << " ldc=" << problem.ldc << " alpha=" << problem.alpha
+              << " beta=" << problem.beta << std::endl;
+  }
+
+  if (is_large(problem)) {
+    const double bytes =
+        double(problem.a_elements() + problem.b_elements() + problem.c_elements()) * 4;
+    clgemm::cli::note("filling A, B and C with random values (" +
+                      std::to_string(std::llround(bytes / (1 << 20))) + " MiB)");
+  }
+  const auto a = clgemm::random_matrix(problem.a_elements(), 1);
+  const auto b = clgemm::random_matrix(problem.b_elements(), 2);
+  const auto c = clgemm::random_matrix(problem.c_elements(), 3);
+  std::vector<KernelRun> runs;
+  bool all_passed = true;
+  for (const auto& kernel : kernels) {
+    runs.push_back(run_kernel(context, kernel, problem, args, overrides, a, b, c));
+    all_passed = all_passed && (!runs.back().verified || runs.back().verification.passed);
+    if (args.json) {
+      std::cout << to_json(device, problem, runs.back()).dump() << std::endl;
+    } else if (kernels.size() == 1) {
+      print_single(problem, runs.back());
+    } else {
+      std::cout << "ran:       " << kernel << " " << milliseconds(runs.back().stats.median)
+                << " median, verify " << verification_text(runs.back()) << std::endl;
+    }
+  }
+  if (!args.json && kernels.size() > 1) print_table(problem, runs);
+  return all_passed ? clgemm::cli::kSuccess : clgemm::cli::kFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Arguments args;
+  CLI::App app{"Run, time and verify clgemm kernels: C = alpha * A * B + beta * C (row-major).",
+               "clgemm-run"};
+  add_options(app, args);
+  return clgemm::cli::run(app, argc, argv, [&] { return run_tool(args); });
 }

@@ -10,12 +10,17 @@
 
 namespace clgemm::tune {
 
+// The most candidates per class and the longest tune --budget accepts.
+constexpr std::size_t kMaxCandidates = 100000;
+constexpr double kMaxSeconds = 7 * 24 * 3600.0;
+
 struct Budget {
   std::size_t candidates = 0;  // per class; 0: no limit
   double seconds = 0;          // for the whole tune; 0: no limit
 };
 
-// "40" (candidates per class), "10m" / "90s" / "1h" (for the whole tune), or both: "40,10m".
+// "40" (candidates per class, a whole number from 1 to kMaxCandidates), "10m" / "90s" / "1.5h"
+// (for the whole tune, from 1 s to kMaxSeconds), or both: "40,10m", each at most once.
 // Each parser throws Error(InvalidArgument) naming the option and the expected form.
 Budget parse_budget(const std::string& text);
 

@@ -49,6 +49,7 @@ double median(std::vector<double> values) {
 }
 
 Bench::Bench(Context& context, const GemmProblem& problem) : context_(context), problem_(problem) {
+  check_fits_device(problem, context.device());  // before the host matrices are allocated
   a_ = clgemm::random_matrix(problem.a_elements(), 1);
   b_ = clgemm::random_matrix(problem.b_elements(), 2);
   c_ = clgemm::random_matrix(problem.c_elements(), 3);

@@ -81,19 +81,13 @@ void apply_space_override(ValueLists& lists, const std::string& kernel, const st
                                               name + "'; its parameters are: " + valid);
   }
   std::vector<long> values;
-  std::istringstream in(text.substr(eq + 1));
+  std::istringstream in(text.substr(eq + 1) + ",");  // the comma: "TILE=4," ends with ""
   for (std::string item; std::getline(in, item, ',');) {
-    std::size_t used = 0;
-    long v = 0;
-    try {
-      v = std::stol(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
+    try {  // each value read as -D NAME=value is, strictly
+      values.push_back(parse_option_assignment(name + "=" + item).second);
+    } catch (const Error& error) {
+      throw Error(ErrorCode::InvalidOption, "--space " + text + ": " + error.what());
     }
-    if (used != item.size() || item.empty())
-      throw Error(ErrorCode::InvalidOption,
-                  "--space " + name + ": '" + item + "' is not an integer");
-    values.push_back(v);
   }
   sort_unique(values);
   lists[name] = values;

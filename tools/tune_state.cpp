@@ -1,13 +1,15 @@
-// clgemm-tune's state file: JSON reading and writing, and where it lives by default.
+// clgemm-tune's state file: JSON reading, merged locked writing, and where it lives by default.
 #include "tune_state.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "clgemm/errors.hpp"
+#include "clgemm/files.hpp"
 
 namespace clgemm::tune {
 namespace fs = std::filesystem;
@@ -41,9 +43,67 @@ CandidateRecord record_from_json(const nlohmann::json& j) {
   return r;
 }
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : "";
+nlohmann::json class_to_json(const ClassState& c) {
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const auto& r : c.candidates) candidates.push_back(to_json(r));
+  return {{"shape_class", c.shape_class},
+          {"m", c.m},
+          {"n", c.n},
+          {"k", c.k},
+          {"finished", c.finished},
+          {"winner", c.winner},
+          {"winner_gflops", c.winner_gflops},
+          {"default_gflops", c.default_gflops},
+          {"candidates", candidates}};
+}
+
+ClassState class_from_json(const nlohmann::json& c) {
+  ClassState cs;
+  cs.shape_class = c.at("shape_class").get<std::string>();
+  cs.m = c.at("m"), cs.n = c.at("n"), cs.k = c.at("k");
+  cs.finished = c.value("finished", false);
+  cs.winner = c.value("winner", KernelOptions{});
+  cs.winner_gflops = c.value("winner_gflops", 0.0);
+  cs.default_gflops = c.value("default_gflops", 0.0);
+  for (const auto& r : c.at("candidates")) cs.candidates.push_back(record_from_json(r));
+  return cs;
+}
+
+std::string state_text(const TuneState& state) {
+  nlohmann::json j = {{"format", 1},
+                      {"device", state.device},
+                      {"platform", state.platform},
+                      {"driver", state.driver},
+                      {"kernel", state.kernel},
+                      {"classes", nlohmann::json::array()}};
+  for (const auto& c : state.classes) j["classes"].push_back(class_to_json(c));
+  return j.dump(1) + "\n";
+}
+
+// The first of the identifying fields in which the state file `j` differs from `state`, or
+// null when it is a state file of the same tune.
+const char* mismatch(const nlohmann::json& j, const TuneState& state) {
+  if (j.value("format", 0) != 1) throw std::runtime_error("unknown format");
+  for (const auto& [field, ours] :
+       {std::pair<const char*, const std::string*>{"device", &state.device},
+        {"platform", &state.platform},
+        {"driver", &state.driver},
+        {"kernel", &state.kernel}})
+    if (j.at(field).get<std::string>() != *ours) return field;
+  return nullptr;
+}
+
+// `ours` with what `theirs` (the same class, as another tuner wrote it) measured beyond it.
+void merge_class(ClassState& ours, const ClassState& theirs) {
+  if (ours.m != theirs.m || ours.n != theirs.n || ours.k != theirs.k) return;  // ours replaces
+  for (const auto& r : theirs.candidates)
+    if (!ours.find(r.measurement.options)) ours.candidates.push_back(r);
+  if (!ours.finished && theirs.finished) {
+    ours.finished = true;
+    ours.winner = theirs.winner;
+    ours.winner_gflops = theirs.winner_gflops;
+    ours.default_gflops = theirs.default_gflops;
+  }
 }
 
 }  // namespace
@@ -71,34 +131,31 @@ ClassState& TuneState::for_class(const std::string& shape_class, const GemmProbl
   return classes.back();
 }
 
-void TuneState::save() const {
-  nlohmann::json j = {{"format", 1},      {"device", device}, {"platform", platform},
-                      {"driver", driver}, {"kernel", kernel}, {"classes", nlohmann::json::array()}};
-  for (const auto& c : classes) {
-    nlohmann::json candidates = nlohmann::json::array();
-    for (const auto& r : c.candidates) candidates.push_back(to_json(r));
-    j["classes"].push_back({{"shape_class", c.shape_class},
-                            {"m", c.m},
-                            {"n", c.n},
-                            {"k", c.k},
-                            {"finished", c.finished},
-                            {"winner", c.winner},
-                            {"winner_gflops", c.winner_gflops},
-                            {"default_gflops", c.default_gflops},
-                            {"candidates", candidates}});
-  }
-  std::error_code error;
-  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), error);
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary);
-    out << j.dump(1) << '\n';
-    if (!out) throw Error(ErrorCode::InvalidArgument, "cannot write the state file '" + path + "'");
-  }
-  fs::rename(temporary, path, error);
-  if (error)
-    throw Error(ErrorCode::InvalidArgument,
-                "cannot write the state file '" + path + "': " + error.message());
+void TuneState::save(const std::vector<std::string>& restart_classes) const {
+  update_file_locked(path, [&](const std::optional<std::string>& current) {
+    TuneState merged = *this;
+    nlohmann::json file;
+    try {
+      if (current) file = nlohmann::json::parse(*current);
+      if (!current || mismatch(file, *this)) return state_text(merged);
+      for (const auto& c : file.at("classes")) {
+        const ClassState theirs = class_from_json(c);
+        if (std::find(restart_classes.begin(), restart_classes.end(), theirs.shape_class) !=
+            restart_classes.end())
+          continue;
+        auto ours =
+            std::find_if(merged.classes.begin(), merged.classes.end(),
+                         [&](const ClassState& x) { return x.shape_class == theirs.shape_class; });
+        if (ours == merged.classes.end())
+          merged.classes.push_back(theirs);
+        else
+          merge_class(*ours, theirs);
+      }
+    } catch (const std::exception&) {
+      return state_text(*this);  // not a state file (or a damaged one): replaced
+    }
+    return state_text(merged);
+  });
 }
 
 TuneState TuneState::open(const std::string& path, bool resume, const DeviceLimits& device,
@@ -109,33 +166,17 @@ TuneState TuneState::open(const std::string& path, bool resume, const DeviceLimi
   state.platform = device.platform_name;
   state.driver = device.driver_version;
   state.kernel = kernel;
-  std::ifstream in(path);
-  if (!resume || !in) return state;
+  if (!resume) return state;
+  const auto text = read_regular_file(path);
+  if (!text) return state;
   try {
-    const auto j = nlohmann::json::parse(in);
-    if (j.value("format", 0) != 1) throw std::runtime_error("unknown format");
-    auto mismatch = [&](const char* field, const std::string& ours) {
-      const auto theirs = j.at(field).get<std::string>();
-      if (theirs != ours)
-        throw Error(ErrorCode::InvalidArgument,
-                    "the state file '" + path + "' is for " + field + " '" + theirs + "', not '" +
-                        ours + "'; give another --state file, or leave out --resume to start over");
-    };
-    mismatch("device", state.device);
-    mismatch("platform", state.platform);
-    mismatch("driver", state.driver);
-    mismatch("kernel", state.kernel);
-    for (const auto& c : j.at("classes")) {
-      ClassState cs;
-      cs.shape_class = c.at("shape_class").get<std::string>();
-      cs.m = c.at("m"), cs.n = c.at("n"), cs.k = c.at("k");
-      cs.finished = c.value("finished", false);
-      cs.winner = c.value("winner", KernelOptions{});
-      cs.winner_gflops = c.value("winner_gflops", 0.0);
-      cs.default_gflops = c.value("default_gflops", 0.0);
-      for (const auto& r : c.at("candidates")) cs.candidates.push_back(record_from_json(r));
-      state.classes.push_back(cs);
-    }
+    const auto j = nlohmann::json::parse(*text);
+    if (const char* field = mismatch(j, state))
+      throw Error(ErrorCode::InvalidArgument, "the state file '" + path + "' is for " + field +
+                                                  " '" + j.at(field).get<std::string>() +
+                                                  "', not this tune's; give another --state "
+                                                  "file, or leave out --resume to start over");
+    for (const auto& c : j.at("classes")) state.classes.push_back(class_from_json(c));
   } catch (const Error&) {
     throw;
   } catch (const std::exception& error) {
@@ -147,20 +188,21 @@ TuneState TuneState::open(const std::string& path, bool resume, const DeviceLimi
 }
 
 std::string default_state_path(const DeviceLimits& device, const std::string& kernel) {
-  fs::path base;
-  if (const auto dir = env("CLGEMM_CACHE_DIR"); !dir.empty() && dir != "off")
+  std::string base;
+  if (const char* dir = std::getenv("CLGEMM_CACHE_DIR"); dir && *dir && std::string(dir) != "off")
     base = dir;
-  else if (const auto xdg = env("XDG_CACHE_HOME"); !xdg.empty())
-    base = fs::path(xdg) / "clgemm";
-  else if (const auto home = env("HOME"); !home.empty())
-    base = fs::path(home) / ".cache" / "clgemm";
   else
-    base = fs::temp_directory_path() / "clgemm";
+    base = per_user_directory("XDG_CACHE_HOME", ".cache");
+  if (base.empty())
+    throw Error(ErrorCode::FileError,
+                "no per-user directory for the state file (no $HOME, and /tmp/clgemm-<uid> is "
+                "not this user's private directory): give --state",
+                "state");
   std::string name;
   for (char c : device.name + "-" + kernel)
     name +=
         (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
-  return (base / "tune" / (name + ".json")).string();
+  return (fs::path(base) / "tune" / (name + ".json")).string();
 }
 
 }  // namespace clgemm::tune

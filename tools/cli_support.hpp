@@ -1,0 +1,85 @@
+// What the four command-line tools share: the exit statuses and the one place that turns every
+// exception into one of them, --version and --list-devices, strict checks of numeric flags,
+// -D overrides and output paths, and the notes on stderr while something slow runs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "clgemm/clgemm.hpp"
+
+namespace clgemm::cli {
+
+// The exit statuses of every tool.
+constexpr int kSuccess = 0;
+constexpr int kFailed = 1;  // a verification failed (clgemm-tune --check: the file has problems)
+constexpr int kError = 2;   // any error, usage errors included
+
+// The largest --reps and --warmup (their sum still fits an int).
+constexpr int kMaxRuns = 1000000;
+
+// Adds --version (prints "<tool> <clgemm::version()>") and --list-devices to `app`, whose
+// name is the tool's.
+void add_common_flags(CLI::App& app);
+
+// Parses the command line into `app`, then runs `body` and returns its exit status. Usage
+// errors and every exception become one message on stderr ("<tool>: error: ...") and kError;
+// --help, --version and --list-devices return kSuccess.
+int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
+
+// "<tool>: <line>" on stderr: progress and notices, apart from the results on stdout.
+void note(const std::string& line);
+
+// M, N, K and the other matrix sizes: an integer from 1 to INT32_MAX (as CLI::Range says it,
+// adding for 0 that a GEMM of size 0 leaves nothing to measure).
+CLI::Validator size_range();
+// A floating-point flag: finite and within [min, max] (CLI::Range lets NaN through).
+CLI::Validator finite_range(double min, double max);
+
+// "123" as an integer within [min, max]; throws Error(InvalidArgument) naming `what` when the
+// text is anything else (a sign, spaces, trailing characters, a number out of range).
+std::int64_t parse_integer(const std::string& text, std::int64_t min, std::int64_t max,
+                           const std::string& what);
+
+// -D NAME=value options as kernel overrides, each read by clgemm::parse_option_assignment;
+// a name given twice is an Error(InvalidOption).
+KernelOptions parse_defines(const std::vector<std::string>& defines);
+
+// Before a long run: throws Error(FileError) naming `flag` and `path` unless write_output()
+// can be expected to succeed there: `path` is absent or a regular file (not a directory or a
+// symbolic link), and its nearest existing ancestor is a directory this user can write.
+void check_output_path(const std::string& flag, const std::string& path);
+// Writes `contents` to `path` with clgemm::write_file_atomically; a failure's message starts
+// with the flag the path came from.
+void write_output(const std::string& flag, const std::string& path, const std::string& contents);
+
+// The kernel a call with `kernel` runs on `problem`: the tuning database's choice for "auto".
+std::string kernel_that_runs(Context& context, const std::string& kernel,
+                             const GemmProblem& problem, Precision precision);
+
+// While it lives, prints `message` with note() once, if it lives longer than `delay_seconds`:
+// around calls that are usually quick but sometimes not, such as a kernel's first build.
+class SlowNotice {
+ public:
+  explicit SlowNotice(std::string message, double delay_seconds = 1.0);
+  ~SlowNotice();
+  SlowNotice(const SlowNotice&) = delete;
+  SlowNotice& operator=(const SlowNotice&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  bool done_ = false;
+  std::thread watchdog_;
+};
+
+// The SlowNotice message for the first call of `kernel` on `device`, which builds it:
+// compiling it there (once: the binary is cached on disk), or loading it from the cache.
+std::string build_notice(const std::string& kernel, const DeviceLimits& device);
+
+}  // namespace clgemm::cli
