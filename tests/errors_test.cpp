@@ -209,5 +209,24 @@ TEST(Errors, BadRunCounts) {
       Error);
 }
 
+// ConjTrans (113) is Trans for real data, in C++ as in the C API.
+TEST(Errors, ConjTransIsTrans) {
+  GemmProblem p = padded_problem(9, 7, 5);
+  p.trans_a = Transpose::ConjTrans;
+  p.lda = 12;  // A stored K x M
+  EXPECT_TRUE(run_and_verify("tile", p).passed);
+  p.trans_a = Transpose(114);
+  expect_error(p, ErrorCode::InvalidArgument, "transA = 114 is none of");
+}
+
+// Nothing but a clgemm::Error leaves the library, even for inputs a caller assembles by hand
+// (an incomplete option set once escaped as std::out_of_range).
+TEST(Errors, OnlyClgemmErrorsEscape) {
+  EXPECT_THROW(global_traffic_bytes("tile", {}, 8, 8, 8, false), Error);
+  EXPECT_THROW(arithmetic_intensity("blocked", {{"TILE_M", 4}}, 8, 8, 8, true), Error);
+  EXPECT_THROW(derive_options("nope", shared_context().device()), Error);
+  EXPECT_THROW(Context(DeviceRequest{"", "99999999999999999999"}), Error);
+}
+
 }  // namespace
 }  // namespace clgemm::testing

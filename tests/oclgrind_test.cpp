@@ -4,7 +4,8 @@
 // report to FILE (named to the program by OCLGRIND_LOG), and a test fails when the log grew
 // during one of its GEMMs, showing what oclgrind wrote. Each kernel runs with the options the
 // host derives for the simulated device, and with a smaller set found by halving parameters, on
-// shapes that are not tile multiples, with padded leading dimensions and beta != 0.
+// shapes that are not tile multiples, with padded leading dimensions and beta != 0; with the
+// derived options also alpha = 0 and K = 0, which run scale_c instead.
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -94,8 +95,9 @@ std::string excerpt(const std::string& reports) {
 // the matrix (inside the buffer, so no invalid access to oclgrind) gets NaN in C.
 std::vector<float> operand(std::size_t offset, std::int64_t lines, std::int64_t length,
                            std::int64_t ld, unsigned seed) {
-  auto out = random_matrix(offset + std::size_t((lines - 1) * ld + length), seed);
   const float nan = std::numeric_limits<float>::quiet_NaN();
+  if (lines == 0) return std::vector<float>(offset, nan);  // K = 0: an empty operand
+  auto out = random_matrix(offset + std::size_t((lines - 1) * ld + length), seed);
   std::fill(out.begin(), out.begin() + std::ptrdiff_t(offset), nan);
   for (std::int64_t line = 0; line + 1 < lines; ++line)
     for (std::int64_t i = length; i < ld; ++i) out[offset + std::size_t(line * ld + i)] = nan;
@@ -184,6 +186,15 @@ std::unique_ptr<Context> UnderOclgrind::context_;
 
 TEST_P(UnderOclgrind, DerivedOptions) {
   run_clean({});
+  // alpha = 0 and K = 0 run scale_c (C = beta * C) instead of the kernel, with beta != 0 and 0.
+  for (float beta : {-0.75f, 0.0f}) {
+    GemmProblem p = problem(kShapes[0], Transpose::NoTrans);
+    p.alpha = 0.0f, p.beta = beta;
+    run_clean(p, {});
+    p = problem({kShapes[1].m, kShapes[1].n, 0, false}, Transpose::NoTrans);
+    p.beta = beta;
+    run_clean(p, {});
+  }
 }
 
 TEST_P(UnderOclgrind, SmallerOptions) {

@@ -1,5 +1,6 @@
 // The tuning database and `auto`: shape classes, file round trips and overrides, malformed
 // files, and what a Context runs for `auto` with and without an entry for its device.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -240,6 +241,71 @@ TEST_F(TuningFiles, AutoFollowsTheUserFile) {
   const auto medium = run(300, 300, 1500);  // just above 512^3: medium
   EXPECT_EQ(medium.kernel, "tile");
   EXPECT_NE(medium.kernel_choice.find("invalid here"), std::string::npos) << medium.kernel_choice;
+}
+
+// What `auto` cannot use in the user's file is skipped, never fatal: an entry naming an unknown
+// kernel, a malformed file, a FIFO where the file should be. Each call still runs (derived
+// parameters) and its reason says why.
+TEST_F(TuningFiles, AutoSkipsWhatItCannotUse) {
+  const auto& device = shared_context().device();
+  const std::string unknown_kernel =
+      "{\"format\": 1, \"entries\": [{\"device\": \"" + device.name + "\", \"platform\": \"" +
+      device.platform_name + "\", \"shape_class\": \"small\", \"kernel\": \"nope\", "
+      "\"options\": {}}]}";
+  const auto fifo = (dir_ / "fifo.json").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  struct Case {
+    std::string path, text, why;
+  };
+  for (const Case& c : {Case{(dir_ / "unknown.json").string(), unknown_kernel, "unknown kernel 'nope'"},
+                        Case{(dir_ / "bad.json").string(), "{\"format\": 1, \"entries\": [", "not valid JSON"},
+                        Case{fifo, "", "not a regular file"}}) {
+    if (!c.text.empty()) std::ofstream(c.path) << c.text;
+    ASSERT_EQ(setenv("CLGEMM_TUNING_FILE", c.path.c_str(), 1), 0);
+    Context context;
+    const auto p = GemmProblem::packed(20, 20, 20);
+    const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
+    std::vector<float> c_out(p.c_elements()), c_before = c_out;
+    const auto timing = context.sgemm(p, a.data(), b.data(), c_out.data());
+    EXPECT_TRUE(verify_gemm(p, a.data(), b.data(), c_before.data(), c_out.data()).passed);
+    EXPECT_NE(timing.kernel_choice.find("problem(s), skipped"), std::string::npos)
+        << timing.kernel_choice;
+    EXPECT_NE(timing.kernel_choice.find(c.why), std::string::npos) << timing.kernel_choice;
+    // The strict reader and the check name the same problem.
+    const auto problems = TuningDatabase::check_file(c.path);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].find(c.why), std::string::npos) << problems[0];
+    EXPECT_THROW(TuningDatabase::load_file(c.path), Error);
+  }
+}
+
+// Entries the library cannot use are kept, untouched, when a writer updates the file.
+TEST_F(TuningFiles, UpdateKeepsUnusableEntries) {
+  const auto path = (dir_ / "db.json").string();
+  std::ofstream(path) << "{\"format\": 1, \"entries\": [{\"device\": \"D\", \"shape_class\": "
+                         "\"small\", \"kernel\": \"future-kernel\", \"options\": {\"X\": 1}}]}";
+  TuningDatabase::update_file(path, [](TuningDatabase& db) { db.put(entry("D", "large", 16)); });
+  const auto again = TuningDatabase::parse(*read_regular_file(path), path);
+  EXPECT_EQ(again.entries().size(), 1u);
+  ASSERT_EQ(again.problems().size(), 1u);
+  EXPECT_NE(again.problems()[0].find("future-kernel"), std::string::npos);
+  // A file that is not a tuning file at all is refused, not replaced.
+  std::ofstream(path) << "not json";
+  EXPECT_THROW(TuningDatabase::update_file(path, [](TuningDatabase&) {}), Error);
+  EXPECT_EQ(*read_regular_file(path), "not json");
+}
+
+// Values that do not fit their field are problems of their entry, never undefined conversions.
+TEST(Tuning, OutOfRangeValuesAreProblems) {
+  for (const char* options : {"{\"TILE\": 1e30}", "{\"TILE\": -5}", "{\"TILE\": 8.5}",
+                              "{\"TILE\": \"8\"}", "{\"TILE\": 18446744073709551615}", "[]"}) {
+    const std::string text = std::string("{\"format\": 1, \"entries\": [{\"device\": \"D\", "
+                             "\"shape_class\": \"small\", \"kernel\": \"tile\", \"options\": ") +
+                             options + "}]}";
+    const auto db = TuningDatabase::parse(text, "test");
+    EXPECT_TRUE(db.entries().empty()) << options;
+    EXPECT_EQ(db.problems().size(), 1u) << options;
+  }
 }
 
 }  // namespace
