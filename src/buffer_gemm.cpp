@@ -9,7 +9,8 @@ namespace clgemm {
 namespace {
 
 template <typename T>
-T mem_info(cl_mem buffer, cl_mem_info what, const char* name) {
+T mem_info(cl_mem buffer, cl_mem_info what, Argument which) {
+  const char* name = argument_name(which);
   T value{};
   const cl_int status = clGetMemObjectInfo(buffer, what, sizeof value, &value, nullptr);
   if (status != CL_SUCCESS)
@@ -17,17 +18,18 @@ T mem_info(cl_mem buffer, cl_mem_info what, const char* name) {
                 std::string("buffer ") + name +
                     " is not a valid cl_mem (clGetMemObjectInfo returned " +
                     std::to_string(status) + ")",
-                name);
+                which);
   return value;
 }
 
-void check_buffer(cl_mem buffer, const char* name, std::size_t elements, cl_context context) {
+void check_buffer(cl_mem buffer, Argument which, std::size_t elements, cl_context context) {
+  const char* name = argument_name(which);
   if (!buffer)
-    throw Error(ErrorCode::InvalidArgument, std::string("buffer ") + name + " is null", name);
-  if (mem_info<cl_context>(buffer, CL_MEM_CONTEXT, name) != context)
+    throw Error(ErrorCode::InvalidArgument, std::string("buffer ") + name + " is null", which);
+  if (mem_info<cl_context>(buffer, CL_MEM_CONTEXT, which) != context)
     throw Error(ErrorCode::InvalidArgument,
-                std::string("buffer ") + name + " belongs to another OpenCL context", name);
-  const std::size_t size = mem_info<std::size_t>(buffer, CL_MEM_SIZE, name);
+                std::string("buffer ") + name + " belongs to another OpenCL context", which);
+  const std::size_t size = mem_info<std::size_t>(buffer, CL_MEM_SIZE, which);
   // validate_problem guarantees that elements * sizeof(float) does not wrap.
   if (size / sizeof(float) < elements)
     throw Error(ErrorCode::BufferTooSmall,
@@ -35,11 +37,11 @@ void check_buffer(cl_mem buffer, const char* name, std::size_t elements, cl_cont
                     " bytes, but the problem reaches byte " +
                     std::to_string(elements * sizeof(float)) +
                     " (offset plus lines times leading dimension)",
-                name);
+                which);
 }
 
 void check_queue(cl_command_queue queue, cl_context context, cl_device_id device) {
-  if (!queue) throw Error(ErrorCode::InvalidArgument, "the command queue is null", "queue");
+  if (!queue) throw Error(ErrorCode::InvalidArgument, "the command queue is null", Argument::Queue);
   cl_context queue_context = nullptr;
   cl_device_id queue_device = nullptr;
   if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context,
@@ -47,12 +49,12 @@ void check_queue(cl_command_queue queue, cl_context context, cl_device_id device
       clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, nullptr) !=
           CL_SUCCESS)
     throw Error(ErrorCode::InvalidArgument, "the command queue is not a valid cl_command_queue",
-                "queue");
+                Argument::Queue);
   if (queue_context != context || queue_device != device)
     throw Error(ErrorCode::InvalidArgument,
                 "the command queue belongs to another OpenCL context or device than this "
                 "clgemm::Context (construct the Context from the caller's cl_context)",
-                "queue");
+                Argument::Queue);
 }
 
 }  // namespace
@@ -65,11 +67,11 @@ void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
   detail::KernelCall call = detail::row_major_call(problem);
   const detail::CallPlan plan = state_->plan(settings, problem, call);
   if (plan.kind == detail::CallKind::Gemm) {
-    check_buffer(a, "A", problem.a_elements(), opencl_context());
-    check_buffer(b, "B", problem.b_elements(), opencl_context());
+    check_buffer(a, Argument::A, problem.a_elements(), opencl_context());
+    check_buffer(b, Argument::B, problem.b_elements(), opencl_context());
   }
   if (plan.kind != detail::CallKind::Nothing)
-    check_buffer(c, "C", problem.c_elements(), opencl_context());
+    check_buffer(c, Argument::C, problem.c_elements(), opencl_context());
   try {
     const cl::CommandQueue caller_queue(queue, /*retainObject=*/true);
     cl::Event done;

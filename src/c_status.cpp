@@ -14,66 +14,72 @@ thread_local std::string last_message;
 // Used when the message itself could not be stored (no memory for the string).
 thread_local const char* last_fallback = nullptr;
 
-// The status for `code` with `argument` at fault, on `path`.
+// The one table from (code, argument) to status. A row with Argument::None is the code's
+// status for any argument without a row of its own; `buffers` is the status on the buffer
+// path where it differs (a null or foreign cl_mem rather than a null host pointer).
+struct StatusRow {
+  ErrorCode code;
+  Argument argument;
+  clgemm_status host, buffers;
+};
+constexpr StatusRow kStatusTable[] = {
+    {ErrorCode::InvalidSize, Argument::M, CLGEMM_INVALID_M, CLGEMM_INVALID_M},
+    {ErrorCode::InvalidSize, Argument::N, CLGEMM_INVALID_N, CLGEMM_INVALID_N},
+    {ErrorCode::InvalidSize, Argument::K, CLGEMM_INVALID_K, CLGEMM_INVALID_K},
+    // An extent (offset + lines x leading dimension) beyond 64 bits: no buffer holds it.
+    {ErrorCode::InvalidSize, Argument::A, CLGEMM_BUFFER_A_TOO_SMALL, CLGEMM_BUFFER_A_TOO_SMALL},
+    {ErrorCode::InvalidSize, Argument::B, CLGEMM_BUFFER_B_TOO_SMALL, CLGEMM_BUFFER_B_TOO_SMALL},
+    {ErrorCode::InvalidSize, Argument::C, CLGEMM_BUFFER_C_TOO_SMALL, CLGEMM_BUFFER_C_TOO_SMALL},
+    {ErrorCode::InvalidSize, Argument::None, CLGEMM_INVALID_ARGUMENT, CLGEMM_INVALID_ARGUMENT},
+    {ErrorCode::InvalidLeadingDimension, Argument::Lda, CLGEMM_INVALID_LDA, CLGEMM_INVALID_LDA},
+    {ErrorCode::InvalidLeadingDimension, Argument::Ldb, CLGEMM_INVALID_LDB, CLGEMM_INVALID_LDB},
+    {ErrorCode::InvalidLeadingDimension, Argument::Ldc, CLGEMM_INVALID_LDC, CLGEMM_INVALID_LDC},
+    {ErrorCode::InvalidLeadingDimension, Argument::None, CLGEMM_INVALID_ARGUMENT,
+     CLGEMM_INVALID_ARGUMENT},
+    {ErrorCode::InvalidArgument, Argument::Layout, CLGEMM_INVALID_LAYOUT, CLGEMM_INVALID_LAYOUT},
+    {ErrorCode::InvalidArgument, Argument::TransA, CLGEMM_INVALID_TRANS_A, CLGEMM_INVALID_TRANS_A},
+    {ErrorCode::InvalidArgument, Argument::TransB, CLGEMM_INVALID_TRANS_B, CLGEMM_INVALID_TRANS_B},
+    {ErrorCode::InvalidArgument, Argument::A, CLGEMM_NULL_A, CLGEMM_INVALID_BUFFER_A},
+    {ErrorCode::InvalidArgument, Argument::B, CLGEMM_NULL_B, CLGEMM_INVALID_BUFFER_B},
+    {ErrorCode::InvalidArgument, Argument::C, CLGEMM_NULL_C, CLGEMM_INVALID_BUFFER_C},
+    {ErrorCode::InvalidArgument, Argument::Queue, CLGEMM_INVALID_QUEUE, CLGEMM_INVALID_QUEUE},
+    {ErrorCode::InvalidArgument, Argument::OpenCLContext, CLGEMM_INVALID_CL_CONTEXT,
+     CLGEMM_INVALID_CL_CONTEXT},
+    {ErrorCode::InvalidArgument, Argument::OpenCLDevice, CLGEMM_INVALID_CL_DEVICE,
+     CLGEMM_INVALID_CL_DEVICE},
+    {ErrorCode::InvalidArgument, Argument::Precision, CLGEMM_INVALID_PRECISION,
+     CLGEMM_INVALID_PRECISION},
+    {ErrorCode::InvalidArgument, Argument::None, CLGEMM_INVALID_ARGUMENT, CLGEMM_INVALID_ARGUMENT},
+    {ErrorCode::BufferTooSmall, Argument::A, CLGEMM_BUFFER_A_TOO_SMALL, CLGEMM_BUFFER_A_TOO_SMALL},
+    {ErrorCode::BufferTooSmall, Argument::B, CLGEMM_BUFFER_B_TOO_SMALL, CLGEMM_BUFFER_B_TOO_SMALL},
+    {ErrorCode::BufferTooSmall, Argument::C, CLGEMM_BUFFER_C_TOO_SMALL, CLGEMM_BUFFER_C_TOO_SMALL},
+    {ErrorCode::BufferTooSmall, Argument::None, CLGEMM_INVALID_ARGUMENT, CLGEMM_INVALID_ARGUMENT},
+    {ErrorCode::UnknownKernel, Argument::None, CLGEMM_UNKNOWN_KERNEL, CLGEMM_UNKNOWN_KERNEL},
+    {ErrorCode::InvalidOption, Argument::None, CLGEMM_INVALID_OPTION, CLGEMM_INVALID_OPTION},
+    {ErrorCode::NoPlatform, Argument::None, CLGEMM_NO_PLATFORM, CLGEMM_NO_PLATFORM},
+    {ErrorCode::KernelSourceNotFound, Argument::None, CLGEMM_KERNEL_SOURCE_NOT_FOUND,
+     CLGEMM_KERNEL_SOURCE_NOT_FOUND},
+    {ErrorCode::BuildFailed, Argument::None, CLGEMM_BUILD_FAILED, CLGEMM_BUILD_FAILED},
+    {ErrorCode::AllocationTooLarge, Argument::None, CLGEMM_ALLOCATION_TOO_LARGE,
+     CLGEMM_ALLOCATION_TOO_LARGE},
+    {ErrorCode::OpenCLFailure, Argument::None, CLGEMM_OPENCL_FAILURE, CLGEMM_OPENCL_FAILURE},
+    {ErrorCode::UnsupportedPrecision, Argument::None, CLGEMM_UNSUPPORTED_PRECISION,
+     CLGEMM_UNSUPPORTED_PRECISION},
+    {ErrorCode::FileError, Argument::None, CLGEMM_FILE_ERROR, CLGEMM_FILE_ERROR},
+    {ErrorCode::OutOfHostMemory, Argument::None, CLGEMM_OUT_OF_HOST_MEMORY,
+     CLGEMM_OUT_OF_HOST_MEMORY},
+    {ErrorCode::Internal, Argument::None, CLGEMM_UNKNOWN_ERROR, CLGEMM_UNKNOWN_ERROR},
+};
+
 clgemm_status status_of(const Error& error, CallPath path) {
-  const std::string& arg = error.argument();
-  const bool buffers = path == CallPath::Buffers;
-  switch (error.code()) {
-    case ErrorCode::InvalidSize:
-      if (arg == "M") return CLGEMM_INVALID_M;
-      if (arg == "N") return CLGEMM_INVALID_N;
-      if (arg == "K") return CLGEMM_INVALID_K;
-      // An extent (offset + lines x leading dimension) beyond 64 bits: no buffer holds it.
-      if (arg == "A") return CLGEMM_BUFFER_A_TOO_SMALL;
-      if (arg == "B") return CLGEMM_BUFFER_B_TOO_SMALL;
-      if (arg == "C") return CLGEMM_BUFFER_C_TOO_SMALL;
-      return CLGEMM_INVALID_ARGUMENT;
-    case ErrorCode::InvalidLeadingDimension:
-      if (arg == "lda") return CLGEMM_INVALID_LDA;
-      if (arg == "ldb") return CLGEMM_INVALID_LDB;
-      if (arg == "ldc") return CLGEMM_INVALID_LDC;
-      return CLGEMM_INVALID_ARGUMENT;
-    case ErrorCode::InvalidArgument:
-      if (arg == "layout") return CLGEMM_INVALID_LAYOUT;
-      if (arg == "transA") return CLGEMM_INVALID_TRANS_A;
-      if (arg == "transB") return CLGEMM_INVALID_TRANS_B;
-      if (arg == "A") return buffers ? CLGEMM_INVALID_BUFFER_A : CLGEMM_NULL_A;
-      if (arg == "B") return buffers ? CLGEMM_INVALID_BUFFER_B : CLGEMM_NULL_B;
-      if (arg == "C") return buffers ? CLGEMM_INVALID_BUFFER_C : CLGEMM_NULL_C;
-      if (arg == "queue") return CLGEMM_INVALID_QUEUE;
-      if (arg == "context") return CLGEMM_INVALID_CL_CONTEXT;
-      if (arg == "device") return CLGEMM_INVALID_CL_DEVICE;
-      if (arg == "precision") return CLGEMM_INVALID_PRECISION;
-      return CLGEMM_INVALID_ARGUMENT;
-    case ErrorCode::BufferTooSmall:
-      if (arg == "A") return CLGEMM_BUFFER_A_TOO_SMALL;
-      if (arg == "B") return CLGEMM_BUFFER_B_TOO_SMALL;
-      if (arg == "C") return CLGEMM_BUFFER_C_TOO_SMALL;
-      return CLGEMM_INVALID_ARGUMENT;
-    case ErrorCode::UnknownKernel:
-      return CLGEMM_UNKNOWN_KERNEL;
-    case ErrorCode::InvalidOption:
-      return CLGEMM_INVALID_OPTION;
-    case ErrorCode::NoPlatform:
-      return CLGEMM_NO_PLATFORM;
-    case ErrorCode::KernelSourceNotFound:
-      return CLGEMM_KERNEL_SOURCE_NOT_FOUND;
-    case ErrorCode::BuildFailed:
-      return CLGEMM_BUILD_FAILED;
-    case ErrorCode::AllocationTooLarge:
-      return CLGEMM_ALLOCATION_TOO_LARGE;
-    case ErrorCode::OpenCLFailure:
-      return CLGEMM_OPENCL_FAILURE;
-    case ErrorCode::UnsupportedPrecision:
-      return CLGEMM_UNSUPPORTED_PRECISION;
-    case ErrorCode::FileError:
-      return CLGEMM_FILE_ERROR;
-    case ErrorCode::OutOfHostMemory:
-      return CLGEMM_OUT_OF_HOST_MEMORY;
-    case ErrorCode::Internal:
-      return CLGEMM_UNKNOWN_ERROR;
+  const StatusRow* fallback = nullptr;
+  for (const StatusRow& row : kStatusTable) {
+    if (row.code != error.code()) continue;
+    if (row.argument == error.argument()) return path == CallPath::Buffers ? row.buffers : row.host;
+    if (row.argument == Argument::None) fallback = &row;
   }
-  return CLGEMM_UNKNOWN_ERROR;
+  if (!fallback) return CLGEMM_UNKNOWN_ERROR;
+  return path == CallPath::Buffers ? fallback->buffers : fallback->host;
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ void Context::State::check_precision(const detail::KernelSpec& spec, Precision p
     throw Error(ErrorCode::UnsupportedPrecision,
                 "kernel '" + name + "' computes " + supported + ", not " +
                     precision_name(precision) + "; kernel 'auto' computes every precision",
-                "precision");
+                Argument::Precision);
   }
   if (!spec.description.needs_tensor_cores) return;
   const auto tensor_cores = tensor_core_support();
@@ -85,7 +85,7 @@ void Context::State::check_precision(const detail::KernelSpec& spec, Precision p
                     "' does not offer: " + tensor_cores.reason +
                     "; kernel 'auto' or 'blocked' computes " + precision_name(precision) +
                     " portably",
-                "kernel");
+                Argument::Kernel);
 }
 
 detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
@@ -132,7 +132,7 @@ void check_run_counts(const RunSettings& settings) {
       throw Error(ErrorCode::InvalidArgument,
                   std::string(name) + " = " + std::to_string(value) + " is outside " +
                       std::to_string(minimum) + ".." + std::to_string(kMaxRuns),
-                  "settings");
+                  Argument::Settings);
 }
 
 void enqueue_prepared(const cl::CommandQueue& queue, const PreparedKernel& prepared,
@@ -256,7 +256,7 @@ Context::Context(const DeviceRequest& request) try {
 Context::Context(cl_context context, cl_device_id device) try {
   if (!context || !device)
     throw Error(ErrorCode::InvalidArgument, "the OpenCL context and device must not be null",
-                context ? "device" : "context");
+                context ? Argument::OpenCLDevice : Argument::OpenCLContext);
   try {
     detail::SelectedDevice selected;
     selected.device = cl::Device(device, /*retainObject=*/true);

@@ -20,7 +20,7 @@ void rethrow_as_clgemm_error() {
   } catch (const std::bad_alloc& error) {
     throw Error(ErrorCode::OutOfHostMemory, std::string("out of host memory (") + error.what() + ")");
   } catch (const std::filesystem::filesystem_error& error) {
-    throw Error(ErrorCode::FileError, error.what(), "file");
+    throw Error(ErrorCode::FileError, error.what(), Argument::File);
   } catch (const std::exception& error) {
     throw Error(ErrorCode::Internal, std::string("internal error: ") + error.what());
   } catch (...) {

@@ -39,6 +39,34 @@ const char* error_code_name(ErrorCode code) {
   return "unknown-error";
 }
 
+const char* argument_name(Argument argument) {
+  switch (argument) {
+    case Argument::None: return "";
+    case Argument::M: return "M";
+    case Argument::N: return "N";
+    case Argument::K: return "K";
+    case Argument::Lda: return "lda";
+    case Argument::Ldb: return "ldb";
+    case Argument::Ldc: return "ldc";
+    case Argument::Layout: return "layout";
+    case Argument::TransA: return "transA";
+    case Argument::TransB: return "transB";
+    case Argument::A: return "A";
+    case Argument::B: return "B";
+    case Argument::C: return "C";
+    case Argument::Queue: return "queue";
+    case Argument::OpenCLContext: return "context";
+    case Argument::OpenCLDevice: return "device";
+    case Argument::Kernel: return "kernel";
+    case Argument::Precision: return "precision";
+    case Argument::Settings: return "settings";
+    case Argument::ShapeClass: return "shape_class";
+    case Argument::TuningFile: return "tuning file";
+    case Argument::File: return "file";
+  }
+  return "";
+}
+
 BuildError::BuildError(const std::string& kernel, const std::string& device,
                        const std::string& options, const std::string& log)
     : Error(ErrorCode::BuildFailed, "building kernel '" + kernel + "' for device '" + device +

@@ -30,7 +30,7 @@ namespace {
 [[noreturn]] void fail(const std::string& path, const std::string& what, int error = 0) {
   throw Error(ErrorCode::FileError,
               "file '" + path + "': " + what + (error ? std::string(": ") + std::strerror(error) : ""),
-              "file");
+              Argument::File);
 }
 
 // Closes a descriptor when it goes out of scope.

@@ -37,10 +37,11 @@ bool zero_copy(const DeviceLimits& limits) {
   return limits.host_unified_memory && !(force_copy && std::string(force_copy) == "1");
 }
 
-void require(const void* pointer, const char* name, const char* why) {
+void require(const void* pointer, Argument which, const char* why) {
   if (!pointer)
     throw Error(ErrorCode::InvalidArgument,
-                std::string("matrix ") + name + " is a null pointer, but " + why, name);
+                std::string("matrix ") + argument_name(which) + " is a null pointer, but " + why,
+                which);
 }
 
 }  // namespace
@@ -52,11 +53,12 @@ void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) t
   // that the element counts fit a byte count.
   const bool operands = problem.reads_operands();
   std::size_t total = 0;
-  for (auto [what, elements, offset, staged] :
-       {std::tuple{"A", problem.a_elements(), problem.a_offset, operands},
-        std::tuple{"B", problem.b_elements(), problem.b_offset, operands},
-        std::tuple{"C", problem.c_elements(), problem.c_offset, !problem.is_empty()}}) {
+  for (auto [which, elements, offset, staged] :
+       {std::tuple{Argument::A, problem.a_elements(), problem.a_offset, operands},
+        std::tuple{Argument::B, problem.b_elements(), problem.b_offset, operands},
+        std::tuple{Argument::C, problem.c_elements(), problem.c_offset, !problem.is_empty()}}) {
     if (!staged) continue;
+    const char* what = argument_name(which);
     const std::size_t bytes = (elements - offset) * sizeof(float);
     if (bytes > limits.max_allocation_bytes)
       throw Error(ErrorCode::AllocationTooLarge,
@@ -64,8 +66,8 @@ void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) t
                       " bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
                       std::to_string(limits.max_allocation_bytes) + " of device '" +
                       limits.name + "'",
-                  what);
-    total += bytes * (what[0] == 'C' && problem.beta != 0.0f ? 2 : 1);
+                  which);
+    total += bytes * (which == Argument::C && problem.beta != 0.0f ? 2 : 1);
   }
   if (total > limits.global_memory_bytes)
     throw Error(ErrorCode::AllocationTooLarge,
@@ -85,10 +87,10 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
   const detail::CallPlan plan = state_->plan(settings, problem, call);
   if (plan.kind == detail::CallKind::Nothing) return describe_nothing(plan);
   if (plan.kind == detail::CallKind::Gemm) {
-    require(a, "A", "the call reads it");
-    require(b, "B", "the call reads it");
+    require(a, Argument::A, "the call reads it");
+    require(b, Argument::B, "the call reads it");
   }
-  require(c, "C", "the call writes it");
+  require(c, Argument::C, "the call writes it");
   const DeviceLimits& limits = device();
   check_fits_device(problem, limits);
 

@@ -30,7 +30,7 @@ bool is_identifier(const std::string& s) {
   throw Error(ErrorCode::InvalidOption,
               "kernel parameter '" + text + "' " + why +
                   " (expected NAME=integer, e.g. TILE=8)",
-              "kernel");
+              Argument::Kernel);
 }
 
 }  // namespace
@@ -68,7 +68,7 @@ KernelSelection parse_kernel_selection(const std::string& text) try {
     const auto [option, value] = parse_option_assignment(text.substr(start, comma - start));
     if (!selection.overrides.emplace(option, value).second)
       throw Error(ErrorCode::InvalidOption,
-                  "kernel parameter " + option + " is given twice in '" + text + "'", "kernel");
+                  "kernel parameter " + option + " is given twice in '" + text + "'", Argument::Kernel);
     start = comma + 1;
   }
   return selection;

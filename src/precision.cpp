@@ -35,7 +35,7 @@ Precision parse_precision(const std::string& name) {
     if (name == precision_name(p)) return p;
   throw Error(ErrorCode::InvalidArgument,
               "unknown precision '" + name + "'; valid precisions are: fp32, tf32, 3xtf32",
-              "precision");
+              Argument::Precision);
 }
 
 }  // namespace clgemm

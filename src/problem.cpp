@@ -87,27 +87,29 @@ void validate_problem(const GemmProblem& p) {
     throw Error(ErrorCode::InvalidArgument,
                 "layout = " + std::to_string(int(p.layout)) +
                     " is neither row-major (101) nor column-major (102)",
-                "layout");
-  for (auto [name, value] : {std::pair{"transA", p.trans_a}, {"transB", p.trans_b}})
+                Argument::Layout);
+  for (auto [which, value] :
+       {std::pair{Argument::TransA, p.trans_a}, {Argument::TransB, p.trans_b}})
     if (value != Transpose::NoTrans && !is_transposed(value))
       throw Error(ErrorCode::InvalidArgument,
-                  std::string(name) + " = " + std::to_string(int(value)) +
+                  std::string(argument_name(which)) + " = " + std::to_string(int(value)) +
                       " is none of no-transpose (111), transpose (112) and conjugate transpose "
                       "(113, the same for real data)",
-                  name);
+                  which);
 
   // The kernels index with 32-bit sizes and 64-bit offsets. Zero is a quick return (BLAS).
   const std::int64_t limit = INT_MAX;
-  for (auto [name, value] : {std::pair{"M", p.m}, {"N", p.n}, {"K", p.k}}) {
+  for (auto [which, value] : {std::pair{Argument::M, p.m}, {Argument::N, p.n}, {Argument::K, p.k}}) {
+    const char* name = argument_name(which);
     if (value < 0)
       throw Error(ErrorCode::InvalidSize,
                   std::string(name) + " = " + std::to_string(value) + " must not be negative",
-                  name);
+                  which);
     if (value > limit)
       throw Error(ErrorCode::InvalidSize,
                   std::string(name) + " = " + std::to_string(value) +
                       " exceeds the largest supported size " + std::to_string(limit),
-                  name);
+                  which);
   }
   // Which size each stored line spans: a row-major A line is a row of op(A) (K long) unless A
   // is transposed, and column-major flips that.
@@ -115,35 +117,37 @@ void validate_problem(const GemmProblem& p) {
   const bool a_t = is_transposed(p.trans_a), b_t = is_transposed(p.trans_b);
   const char* line = row_major ? "row" : "column";
   struct Ld {
-    const char* name;
+    Argument which;
     std::int64_t value, minimum;
     const char *size, *matrix;
   };
-  for (const Ld& ld : {Ld{"lda", p.lda, p.min_lda(), row_major != a_t ? "K" : "M", "A"},
-                       Ld{"ldb", p.ldb, p.min_ldb(), row_major != b_t ? "N" : "K", "B"},
-                       Ld{"ldc", p.ldc, p.min_ldc(), row_major ? "N" : "M", "C"}}) {
+  for (const Ld& ld :
+       {Ld{Argument::Lda, p.lda, p.min_lda(), row_major != a_t ? "K" : "M", "A"},
+        Ld{Argument::Ldb, p.ldb, p.min_ldb(), row_major != b_t ? "N" : "K", "B"},
+        Ld{Argument::Ldc, p.ldc, p.min_ldc(), row_major ? "N" : "M", "C"}}) {
+    const char* name = argument_name(ld.which);
     if (ld.value < ld.minimum)
       throw Error(ErrorCode::InvalidLeadingDimension,
-                  std::string(ld.name) + " = " + std::to_string(ld.value) + " is smaller than " +
+                  std::string(name) + " = " + std::to_string(ld.value) + " is smaller than " +
                       (ld.minimum == 1 ? std::string("1, the least any leading dimension may be")
                                        : std::string(ld.size) + " = " +
                                              std::to_string(ld.minimum) + ", the length of each " +
                                              line + " of " + ld.matrix + " as stored"),
-                  ld.name);
+                  ld.which);
     if (ld.value > limit)
       throw Error(ErrorCode::InvalidLeadingDimension,
-                  std::string(ld.name) + " = " + std::to_string(ld.value) +
+                  std::string(name) + " = " + std::to_string(ld.value) +
                       " exceeds the largest supported leading dimension " + std::to_string(limit),
-                  ld.name);
+                  ld.which);
   }
-  for (auto [name, count] :
-       {std::pair{"A", p.a_elements()}, {"B", p.b_elements()}, {"C", p.c_elements()}})
+  for (auto [which, count] : {std::pair{Argument::A, p.a_elements()},
+                              {Argument::B, p.b_elements()}, {Argument::C, p.c_elements()}})
     if (count == SIZE_MAX)
       throw Error(ErrorCode::InvalidSize,
-                  std::string("matrix ") + name +
+                  std::string("matrix ") + argument_name(which) +
                       "'s extent (offset + lines x leading dimension) in bytes "
                       "overflows 64 bits",
-                  name);
+                  which);
 }
 
 }  // namespace clgemm

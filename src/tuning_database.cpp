@@ -43,7 +43,7 @@ GemmProblem representative_problem(const std::string& shape_class) {
   if (shape_class == "medium") return GemmProblem::packed(1024, 1024, 1024);
   if (shape_class == "large") return GemmProblem::packed(4096, 4096, 4096);
   throw Error(ErrorCode::InvalidArgument, "unknown shape class '" + shape_class + "'",
-              "shape_class");
+              Argument::ShapeClass);
 }
 
 namespace {
@@ -66,15 +66,21 @@ std::string text_field(const json& j, const char* name, bool required) {
 // (converting 1e30 to an integer would be undefined).
 std::int64_t integer_field(const json& value, const std::string& name, std::int64_t minimum,
                            std::int64_t maximum) {
-  const bool fits = value.is_number_integer() &&
-                    (value.is_number_unsigned()
-                         ? value.get<std::uint64_t>() <= std::uint64_t(maximum)
-                         : value.get<std::int64_t>() >= minimum &&
-                               value.get<std::int64_t>() <= maximum);
-  if (!fits)
+  // nlohmann keeps non-negative integers as unsigned: read both kinds, then check the range.
+  bool fits = false;
+  std::int64_t number = 0;
+  if (value.is_number_unsigned()) {
+    const std::uint64_t u = value.get<std::uint64_t>();
+    fits = u <= std::uint64_t(INT64_MAX);
+    number = fits ? std::int64_t(u) : 0;
+  } else if (value.is_number_integer()) {
+    fits = true;
+    number = value.get<std::int64_t>();
+  }
+  if (!fits || number < minimum || number > maximum)
     throw std::invalid_argument("\"" + name + "\" = " + value.dump() + " is not an integer in " +
                                 std::to_string(minimum) + ".." + std::to_string(maximum));
-  return value.get<std::int64_t>();
+  return number;
 }
 
 TunedEntry entry_from_json(const json& j) {
@@ -144,7 +150,7 @@ std::string env_or_empty(const char* name) {
 }
 
 [[noreturn]] void not_a_tuning_file(const std::string& origin, const std::string& why) {
-  throw Error(ErrorCode::InvalidArgument, "tuning file '" + origin + "' " + why, "tuning file");
+  throw Error(ErrorCode::InvalidArgument, "tuning file '" + origin + "' " + why, Argument::TuningFile);
 }
 
 }  // namespace
@@ -206,7 +212,7 @@ TuningDatabase TuningDatabase::load_file(const std::string& path) try {
     std::string all;
     for (const auto& problem : db.problems_) all += "\n  " + problem;
     throw Error(ErrorCode::InvalidArgument, "tuning file '" + path + "' has problems:" + all,
-                "tuning file");
+                Argument::TuningFile);
   }
   return db;
 } catch (...) {

@@ -120,7 +120,7 @@ TEST_F(BufferPath, BufferTooSmallIsDistinctFromLeadingDimension) {
     FAIL() << "a short B was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::BufferTooSmall);
-    EXPECT_EQ(e.argument(), "B");
+    EXPECT_EQ(e.argument(), Argument::B);
   }
   EXPECT_EQ(read(c_mem, c.size()), c) << "C changed although nothing should have run";
   p.ldb = 15;
@@ -129,7 +129,7 @@ TEST_F(BufferPath, BufferTooSmallIsDistinctFromLeadingDimension) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidLeadingDimension);
-    EXPECT_EQ(e.argument(), "ldb");
+    EXPECT_EQ(e.argument(), Argument::Ldb);
   }
 }
 
@@ -144,7 +144,7 @@ TEST_F(BufferPath, QueueOfAnotherContextIsRefused) {
     shared_context().sgemm(GemmProblem::packed(4, 4, 4), buffer(x), buffer(x), buffer(x), foreign);
     ADD_FAILURE() << "a queue of another context was accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(e.argument(), "queue");
+    EXPECT_EQ(e.argument(), Argument::Queue);
   }
   clReleaseCommandQueue(foreign);
   clReleaseContext(other);

@@ -682,15 +682,26 @@ TEST(CApi, GuardMapsEveryOtherFailureAndLetsNothingEscape) {
   EXPECT_EQ(guarded(CallPath::Other, []() -> clgemm_status { throw 42; }), CLGEMM_UNKNOWN_ERROR);
   EXPECT_EQ(guarded(CallPath::Host,
                     []() -> clgemm_status {
-                      throw clgemm::Error(clgemm::ErrorCode::InvalidArgument, "odd", "settings");
+                      throw clgemm::Error(clgemm::ErrorCode::InvalidArgument, "odd",
+                                          clgemm::Argument::Settings);
                     }),
             CLGEMM_INVALID_ARGUMENT);
   // The same C++ argument name means different things on the two paths.
   auto buffer_a = []() -> clgemm_status {
-    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument, "bad A", "A");
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument, "bad A", clgemm::Argument::A);
   };
   EXPECT_EQ(guarded(CallPath::Host, buffer_a), CLGEMM_NULL_A);
   EXPECT_EQ(guarded(CallPath::Buffers, buffer_a), CLGEMM_INVALID_BUFFER_A);
+  // Every error code has a status of its own in the table; only Internal is UNKNOWN_ERROR.
+  std::set<clgemm_status> statuses;
+  for (int code = 0; code <= int(clgemm::ErrorCode::Internal); ++code) {
+    const auto status = guarded(CallPath::Host, [code]() -> clgemm_status {
+      throw clgemm::Error(clgemm::ErrorCode(code), "x");
+    });
+    EXPECT_EQ(status == CLGEMM_UNKNOWN_ERROR, code == int(clgemm::ErrorCode::Internal))
+        << clgemm::error_code_name(clgemm::ErrorCode(code));
+    EXPECT_NE(std::string(clgemm::error_code_name(clgemm::ErrorCode(code))), "unknown-error");
+  }
 }
 
 TEST(CApi, EveryStatusHasItsOwnString) {

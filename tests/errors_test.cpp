@@ -83,7 +83,7 @@ TEST(Errors, LaunchBeyondThe32BitIndexRange) {
     FAIL() << "accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidSize) << e.what();
-    EXPECT_EQ(e.argument(), "N");
+    EXPECT_EQ(e.argument(), Argument::N);
     for (const char* needle : {"N = 2147483647 is too large for kernel 'base' with blocks of 3",
                                "the largest size it takes is 2147483643"})
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
@@ -97,7 +97,7 @@ TEST(Errors, LaunchBeyondThe32BitIndexRange) {
     shared_context().sgemm(p, small.data(), small.data(), c.data(), settings);
     FAIL() << "accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(e.argument(), "M") << e.what();
+    EXPECT_EQ(e.argument(), Argument::M) << e.what();
   }
 }
 

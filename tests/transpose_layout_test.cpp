@@ -92,7 +92,7 @@ TEST(Blas, InvalidLayoutAndTransposeValuesAreNamed) {
     shared_context().sgemm(p, x.data(), x.data(), x.data());
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.argument(), "layout");
+    EXPECT_EQ(e.argument(), Argument::Layout);
   }
   p = GemmProblem::packed(4, 4, 4);
   p.trans_b = static_cast<Transpose>(115);
@@ -100,7 +100,7 @@ TEST(Blas, InvalidLayoutAndTransposeValuesAreNamed) {
     shared_context().sgemm(p, x.data(), x.data(), x.data());
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.argument(), "transB");
+    EXPECT_EQ(e.argument(), Argument::TransB);
   }
 }
 

@@ -297,7 +297,7 @@ TEST_F(TuningFiles, UpdateKeepsUnusableEntries) {
 
 // Values that do not fit their field are problems of their entry, never undefined conversions.
 TEST(Tuning, OutOfRangeValuesAreProblems) {
-  for (const char* options : {"{\"TILE\": 1e30}", "{\"TILE\": -5}", "{\"TILE\": 8.5}",
+  for (const char* options : {"{\"TILE\": 1e30}", "{\"TILE\": -5}", "{\"TILE\": 0}", "{\"TILE\": 8.5}",
                               "{\"TILE\": \"8\"}", "{\"TILE\": 18446744073709551615}", "[]"}) {
     const std::string text = std::string("{\"format\": 1, \"entries\": [{\"device\": \"D\", "
                              "\"shape_class\": \"small\", \"kernel\": \"tile\", \"options\": ") +

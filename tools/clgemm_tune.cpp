@@ -106,7 +106,7 @@ void check_output_database(const std::string& path) {
 // Error) when nothing can be read there.
 int check_tuning_file(const std::string& path) {
   if (!read_regular_file(path, std::size_t(64) << 20))
-    throw Error(ErrorCode::FileError, "--check: tuning file '" + path + "' does not exist", "file");
+    throw Error(ErrorCode::FileError, "--check: tuning file '" + path + "' does not exist", Argument::File);
   const auto problems = TuningDatabase::check_file(path);
   for (const auto& problem : problems) std::cout << problem << "\n";
   std::cout << path << ": "
@@ -188,7 +188,7 @@ int run_tune(Arguments& args) {
                   "device '" + limits.name + "' has no tensor cores, so " + args.precision +
                       " runs blocked with its fp32 entries: tune those "
                       "with --precision fp32",
-                  "precision");
+                  Argument::Precision);
     if (args.kernel.empty()) kernel = "tensorcore";
     if (!find_kernel(kernel).needs_tensor_cores)
       throw Error(ErrorCode::InvalidArgument,
@@ -196,13 +196,13 @@ int run_tune(Arguments& args) {
                       " entries are read for the tensorcore "
                       "kernel only; tune '" +
                       kernel + "' with --precision fp32",
-                  "kernel");
+                  Argument::Kernel);
   }
   if (!find_kernel(kernel).computes(search.measure.precision))
     throw Error(ErrorCode::UnsupportedPrecision,
                 "kernel '" + kernel + "' does not compute " + args.precision +
                     "; give --precision tf32 or 3xtf32 for tensorcore",
-                "precision");
+                Argument::Precision);
   const bool gpu = limits.type == DeviceType::GPU;
   const Budget budget = parse_budget(args.budget.empty() ? (gpu ? "60" : "16") : args.budget);
   const KernelOptions derived = derive_options(kernel, limits);

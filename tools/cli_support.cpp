@@ -48,7 +48,7 @@ bool read_integer(const std::string& text, std::int64_t& value) {
 
 [[noreturn]] void unwritable(const std::string& flag, const std::string& path,
                              const std::string& why) {
-  throw Error(ErrorCode::FileError, flag + ": cannot write '" + path + "': " + why, "file");
+  throw Error(ErrorCode::FileError, flag + ": cannot write '" + path + "': " + why, Argument::File);
 }
 
 }  // namespace
@@ -139,7 +139,7 @@ KernelOptions parse_defines(const std::vector<std::string>& defines) {
   for (const auto& text : defines) {
     const auto [name, value] = parse_option_assignment(text);
     if (!options.emplace(name, value).second)
-      throw Error(ErrorCode::InvalidOption, "-D " + name + " is given twice", "kernel");
+      throw Error(ErrorCode::InvalidOption, "-D " + name + " is given twice", Argument::Kernel);
   }
   return options;
 }

@@ -197,7 +197,7 @@ std::string default_state_path(const DeviceLimits& device, const std::string& ke
     throw Error(ErrorCode::FileError,
                 "no per-user directory for the state file (no $HOME, and /tmp/clgemm-<uid> is "
                 "not this user's private directory): give --state",
-                "state");
+                Argument::File);
   std::string name;
   for (char c : device.name + "-" + kernel)
     name +=

@@ -29,17 +29,38 @@ enum class ErrorCode {
 // A short stable name for a code, e.g. "invalid-leading-dimension".
 const char* error_code_name(ErrorCode code);
 
+// The argument at fault, when an error has one. The C API maps (code, argument) to its status
+// in one table (c_status.cpp), so a new argument cannot silently fall back to a generic status.
+enum class Argument {
+  None,
+  M, N, K,                  // the sizes
+  Lda, Ldb, Ldc,            // the leading dimensions
+  Layout, TransA, TransB,   // the storage order and transposes
+  A, B, C,                  // the matrices: a host array, or a cl_mem on the buffer path
+  Queue,                    // the caller's command queue
+  OpenCLContext, OpenCLDevice,
+  Kernel,                   // the kernel name or its parameter text
+  Precision,
+  Settings,                 // RunSettings' run counts
+  ShapeClass,
+  TuningFile,
+  File,                     // any other file clgemm reads or writes
+};
+
+// Its name as the API spells it: "M", "lda", "transA", "queue", ... ("" for None).
+const char* argument_name(Argument argument);
+
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message, std::string argument = {})
-      : std::runtime_error(message), code_(code), argument_(std::move(argument)) {}
+  Error(ErrorCode code, const std::string& message, Argument argument = Argument::None)
+      : std::runtime_error(message), code_(code), argument_(argument) {}
   ErrorCode code() const { return code_; }
-  // The argument at fault when there is one: "M", "lda", "B", "queue", ... (else empty).
-  const std::string& argument() const { return argument_; }
+  // The argument at fault when there is one (else Argument::None).
+  Argument argument() const { return argument_; }
 
  private:
   ErrorCode code_;
-  std::string argument_;
+  Argument argument_;
 };
 
 // The OpenCL compiler rejected a kernel. The message names the kernel, device and options and
