@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -407,8 +408,27 @@ std::string describe(const Call& c) {
   return text;
 }
 
+// LLVM inside PoCL installs its own handlers for crash signals (when PoCL starts, and again
+// for crash recovery when it compiles); they re-raise the signal with the default action, and
+// libFuzzer does not replace a handler that is already there, so an abort or a guard-page
+// fault would end the process without libFuzzer's report and crash input. So the handlers
+// before the device is opened (AddressSanitizer's) are put back after it is, letting libFuzzer
+// install its own; those are saved at the first input and put back before each call and each
+// abort. (SIGFPE stays PoCL's: it handles integer division in kernels.)
+const int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL};
+struct sigaction fuzzer_handlers[sizeof kCrashSignals / sizeof *kCrashSignals];
+void save_fuzzer_handlers() {
+  for (std::size_t i = 0; i < sizeof kCrashSignals / sizeof *kCrashSignals; ++i)
+    sigaction(kCrashSignals[i], nullptr, &fuzzer_handlers[i]);
+}
+void restore_fuzzer_handlers() {
+  for (std::size_t i = 0; i < sizeof kCrashSignals / sizeof *kCrashSignals; ++i)
+    sigaction(kCrashSignals[i], &fuzzer_handlers[i], nullptr);
+}
+
 void report_and_abort_if_found(const std::string& path, const Call& c, const std::string& more) {
   if (findings.empty()) return;
+  restore_fuzzer_handlers();
   std::fprintf(stderr, "fuzz_c_api: %s: %s\n  %s\n", path.c_str(), describe(c).c_str(),
                more.c_str());
   for (const auto& f : findings) std::fprintf(stderr, "  finding: %s\n", f.c_str());
@@ -561,6 +581,7 @@ void run_buffers(Reader& r, Call& c, const std::set<int>& problem_faults_) {
   }
 
   cl_event event = reinterpret_cast<cl_event>(std::uintptr_t(1));  // must become NULL or real
+  restore_fuzzer_handlers();
   const clgemm_status status = clgemm_sgemm_buffers(
       dev->context, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, mem[0], c.offset[0],
       c.ld[0], mem[1], c.offset[1], c.ld[1], c.beta, mem[2], c.offset[2], c.ld[2], queue,
@@ -662,6 +683,7 @@ void run_host(Reader& r, Call c, const std::set<int>& problem_faults_) {
     std::memcpy(host[x].words(), before[x].data(), capacity * 4);
     arrays[x] = (nulls & (1 << x)) ? nullptr : host[x].array(elements[x]);
   }
+  restore_fuzzer_handlers();
   const clgemm_status status =
       clgemm_sgemm(dev->context, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, arrays[0],
                    c.ld[0], arrays[1], c.ld[1], c.beta, arrays[2], c.ld[2], c.kernel);
@@ -762,14 +784,20 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // Nothing of the user's: no binary cache, no tuning file of theirs (tools/fuzz.sh also points
   // HOME and the XDG directories at a temporary directory).
   setenv("CLGEMM_CACHE_DIR", "off", 0);
+  save_fuzzer_handlers();
   set_up_device();
   steer_auto();
+  restore_fuzzer_handlers();
   std::atexit(print_counts);
   for (auto& h : host) h.set_up();
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // libFuzzer installs its handlers after LLVMFuzzerInitialize, before the first input.
+  static const bool saved = (save_fuzzer_handlers(), true);
+  (void)saved;
+  restore_fuzzer_handlers();
   Reader r{data, size};
   findings.clear();
   Call c;
