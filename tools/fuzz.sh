@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (CMake preset "fuzz": clang, ASan + UBSan, library instrumented,
+# in build-fuzz/) and runs each for a bounded time from a copy of its corpus in
+# tests/fuzz/corpus/<target>/ (the repository is not modified). Prints one line per target
+# (executions, coverage) and exits non-zero when any target found something: a crash, a
+# sanitizer report, a leak, a timeout, an exceeded memory limit or a failed oracle. The input
+# of a finding is kept in build-fuzz/fuzz-findings/<target>/ and printed in hex; replay it with
+#   build-fuzz/fuzz/<target> <file>
+# Usage: tools/fuzz.sh [seconds per target]   (default: 15 to 60 s each, about 110 s in all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=$root/build-fuzz
+
+# Targets and their default time: the C API target spends its first seconds building kernels.
+targets=(fuzz_option_parser:15 fuzz_tuning_file:20 fuzz_cache_entry:15 fuzz_c_api:60)
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$(nproc)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/clgemm-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# Nothing goes to the user's home: a HOME of our own, no clgemm binary cache, and PoCL's
+# compiled kernels kept in the build directory (so later runs start warm).
+export HOME=$work/home XDG_CACHE_HOME=$work/home/.cache XDG_CONFIG_HOME=$work/home/.config
+mkdir -p "$HOME"
+export CLGEMM_CACHE_DIR=off
+export POCL_CACHE_DIR=$build/pocl-cache
+unset CLGEMM_TUNING_FILE CLGEMM_KERNEL_DIR CLGEMM_PLATFORM CLGEMM_DEVICE CLGEMM_HOST_COPY
+# As in the test preset "sanitize": leak checking on, with PoCL's and LLVM's own leaks
+# suppressed (tests/lsan.supp); use_sigaltstack=0 because LLVM inside PoCL swaps a thread's
+# alternate signal stack, which AddressSanitizer then fails to unmap.
+export ASAN_OPTIONS=detect_leaks=1:use_sigaltstack=0:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1
+export LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+status=0
+summary=()
+start=$SECONDS
+for entry in "${targets[@]}"; do
+  name=${entry%%:*}
+  seconds=${1:-${entry##*:}}
+  corpus=$work/corpus/$name
+  findings=$build/fuzz-findings/$name
+  mkdir -p "$corpus" "$findings"
+  cp tests/fuzz/corpus/"$name"/* "$corpus"/
+  seeds=$(ls "$corpus" | wc -l)
+  log=$work/$name.log
+  echo "== $name: $seconds s from $seeds seeds"
+  rc=0
+  (cd "$work" && "$build/fuzz/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+     -print_final_stats=1 -artifact_prefix="$findings/" "$corpus") >"$log" 2>&1 || rc=$?
+  # The figures, from libFuzzer's status lines and final stats (absent after an early finding).
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  cov=$( (grep -o 'cov: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
+  ft=$( (grep -o 'ft: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
+  took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+  corp=$(ls "$corpus" | wc -l)
+  extra=$( (grep '^fuzz_c_api: [0-9]' "$log" || true) | tail -1 | sed 's/^fuzz_c_api: //')
+  line="$name: ${runs:-?} executions${took:+ in $took s}, coverage ${cov:-?} edges / ${ft:-?} features, corpus $seeds -> $corp${extra:+; $extra}"
+  if ((rc != 0)); then
+    status=1
+    artifact=$( (grep -o "Test unit written to [^ ]*" "$log" || true) | tail -1 |
+               sed 's/Test unit written to //')
+    echo "-- $name FAILED (exit $rc); the end of its log:"
+    grep -vE '^#[0-9]+ +(NEW|REDUCE|pulse)' "$log" | tail -60 || true
+    if [ -n "$artifact" ] && [ -f "$artifact" ]; then
+      echo "-- the input ($artifact, $(wc -c <"$artifact") bytes), in hex:"
+      od -An -tx1 -v "$artifact" | head -40 || true  # head closes the pipe on long inputs
+      echo "-- replay: build-fuzz/fuzz/$name $artifact (with the environment above)"
+    fi
+    line="$line: FINDING (exit $rc${artifact:+, input $artifact})"
+  fi
+  echo "$line"
+  summary+=("$line")
+done
+
+echo "== fuzzing summary ($((SECONDS - start)) s of fuzzing):"
+printf '  %s\n' "${summary[@]}"
+if ((status)); then
+  echo "fuzz: FAILED, see the findings above" >&2
+else
+  echo "fuzz: no findings"
+fi
+exit $status
