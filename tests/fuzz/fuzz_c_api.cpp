@@ -11,8 +11,11 @@
 // clFinish): A and B are unchanged, nothing outside C was written (the parents' canaries, the
 // floats before the host arrays; the guard page catches accesses after them), C is unchanged on
 // failure, and on success its elements match a double-precision reference while its padding
-// keeps its bits. The GEMMs that run are tiny (each matrix at most kCap floats) and at most
-// kMaxBuilds kernel selections besides `auto` are built per process, so iterations stay fast.
+// keeps its bits. The GEMMs that run are tiny (each matrix at most kCap floats). Every new
+// kernel variant (kernel, precision, transposes, operand alignment) is a program build, a few
+// seconds each in this process on a cold PoCL cache: once kBuildBudget seconds went to calls
+// that built one, a call with valid arguments runs only if its variant ran before, so the
+// iterations stay fast.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -23,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <set>
 #include <string>
@@ -39,7 +43,8 @@ namespace {
 using u128 = unsigned __int128;
 
 constexpr std::size_t kCap = 4096;     // the most floats a matrix of a running GEMM holds
-constexpr std::size_t kMaxBuilds = 8;  // distinct (kernel selection, precision) per process
+constexpr double kBuildBudget = 30;    // seconds of calls that built a program, per process
+constexpr double kBuildingCall = 0.2;  // a call this slow built a program (a GEMM takes ~1 ms)
 constexpr std::uint32_t kCanary = 0x7fa5c0deu;  // a NaN no computation produces
 
 // ---------------------------------------------------------------------------------------------
@@ -184,7 +189,6 @@ struct Device {
   cl_mem parent[3] = {nullptr, nullptr, nullptr};
   std::vector<std::uint32_t> image[3];     // what each parent holds before a call
   std::vector<std::uint32_t> c_nan_image;  // C's parent with NaN in the sub-buffer (beta = 0)
-  std::set<std::string> builds;            // kernel selections (and precisions) run so far
   std::vector<std::uint32_t> after[3];     // what each parent holds after a call
 };
 Device* dev = nullptr;
@@ -376,14 +380,47 @@ bool default_kernel(const Call& c) {
 
 // What the calls did, printed when the process ends (tools/fuzz.sh shows the line).
 struct Counts {
-  unsigned long buffer_calls = 0, buffer_gemms = 0, host_calls = 0, host_gemms = 0;
+  unsigned long buffer_calls = 0, buffer_gemms = 0, host_calls = 0, host_gemms = 0, skipped = 0;
+  double build_seconds = 0;  // in calls that took kBuildingCall or longer
 } counts;
 void print_counts() {
   std::fprintf(stderr,
                "fuzz_c_api: %lu clgemm_sgemm_buffers calls (%lu GEMMs ran and were checked), "
-               "%lu clgemm_sgemm calls (%lu GEMMs), %zu kernel selections other than auto\n",
+               "%lu clgemm_sgemm calls (%lu GEMMs), %.0f s in calls that built programs, %lu "
+               "valid calls of new kernel variants skipped after that budget\n",
                counts.buffer_calls, counts.buffer_gemms, counts.host_calls, counts.host_gemms,
-               dev ? dev->builds.size() : 0);
+               counts.build_seconds, counts.skipped);
+}
+
+// The kernel variants run so far, by what can change the program the call builds: the kernel
+// argument, the precision, layout and transposes, and each operand's offset, leading dimension
+// and (host arrays) address modulo 32 floats. This distinguishes more than the library's
+// build options do, never fewer.
+std::set<std::string> variants_run;
+std::string variant(const Call& c, const char* path, std::size_t a_address, std::size_t b_address) {
+  return std::string(path) + (c.kernel ? std::string(":") + c.kernel : std::string("NULL")) + "|" +
+         std::to_string(c.precision) + "|" + std::to_string(c.layout) + "|" +
+         std::to_string(c.trans_a) + "|" + std::to_string(c.trans_b) + "|" +
+         std::to_string(c.offset[0] % 32) + "|" + std::to_string(std::uint64_t(c.ld[0]) % 32) +
+         "|" + std::to_string(c.offset[1] % 32) + "|" +
+         std::to_string(std::uint64_t(c.ld[1]) % 32) + "|" + std::to_string(a_address % 128) + "|" +
+         std::to_string(b_address % 128);
+}
+// Whether a call of valid arguments may run: always within the budget, and after it only a
+// variant that ran before (whose program is built).
+bool may_run(const std::string& v) {
+  if (counts.build_seconds < kBuildBudget || variants_run.count(v)) return true;
+  ++counts.skipped;
+  return false;
+}
+void ran(const std::string& v, double seconds) {
+  variants_run.insert(v);
+  if (seconds >= kBuildingCall) counts.build_seconds += seconds;
+}
+double now() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -559,6 +596,8 @@ void run_buffers(Reader& r, Call& c, const std::set<int>& problem_faults_) {
     if (choice[x].kind == Kind::Null) faults.insert(CLGEMM_NULL_A + x);
     if (choice[x].kind == Kind::Foreign) faults.insert(CLGEMM_INVALID_BUFFER_A + x);
   }
+  const std::string kernel_variant = variant(c, "buffers", 0, 0);
+  if (faults.empty() && !may_run(kernel_variant)) return;
 
   const bool c_nan = c.beta == 0.0f;
   const std::vector<std::uint32_t>* before[3] = {&dev->image[0], &dev->image[1],
@@ -582,11 +621,13 @@ void run_buffers(Reader& r, Call& c, const std::set<int>& problem_faults_) {
 
   cl_event event = reinterpret_cast<cl_event>(std::uintptr_t(1));  // must become NULL or real
   restore_fuzzer_handlers();
+  const double started = now();
   const clgemm_status status = clgemm_sgemm_buffers(
       dev->context, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, mem[0], c.offset[0],
       c.ld[0], mem[1], c.offset[1], c.ld[1], c.beta, mem[2], c.offset[2], c.ld[2], queue,
       want_event ? &event : nullptr, c.kernel);
   clFinish(dev->queue);
+  if (faults.empty()) ran(kernel_variant, now() - started);
   ++counts.buffer_calls;
   if (status == CLGEMM_SUCCESS) ++counts.buffer_gemms;
   if (want_event) {
@@ -683,10 +724,16 @@ void run_host(Reader& r, Call c, const std::set<int>& problem_faults_) {
     std::memcpy(host[x].words(), before[x].data(), capacity * 4);
     arrays[x] = (nulls & (1 << x)) ? nullptr : host[x].array(elements[x]);
   }
+  const std::string kernel_variant =
+      variant(c, "host", reinterpret_cast<std::uintptr_t>(arrays[0]) / 4,
+              reinterpret_cast<std::uintptr_t>(arrays[1]) / 4);
+  if (faults.empty() && !may_run(kernel_variant)) return;
   restore_fuzzer_handlers();
+  const double started = now();
   const clgemm_status status =
       clgemm_sgemm(dev->context, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, arrays[0],
                    c.ld[0], arrays[1], c.ld[1], c.beta, arrays[2], c.ld[2], c.kernel);
+  if (faults.empty()) ran(kernel_variant, now() - started);
   ++counts.host_calls;
   if (status == CLGEMM_SUCCESS) ++counts.host_gemms;
 
@@ -714,25 +761,6 @@ void run_host(Reader& r, Call c, const std::set<int>& problem_faults_) {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-// Keeps the number of distinct kernel builds bounded: a new selection beyond kMaxBuilds runs
-// the default kernel instead (whose builds are always allowed).
-void limit_builds(Call& c, const std::set<int>& faults) {
-  if (!faults.empty() || default_kernel(c)) return;
-  std::string key;
-  try {
-    const auto selection = clgemm::parse_kernel_selection(c.kernel);
-    key = selection.kernel + ":" + clgemm::format_build_options(selection.overrides);
-  } catch (const clgemm::Error&) {
-    return;
-  }
-  key += " precision " + std::to_string(c.precision);
-  if (dev->builds.count(key)) return;
-  if (dev->builds.size() < kMaxBuilds)
-    dev->builds.insert(key);
-  else
-    c.kernel = nullptr;
-}
 
 }  // namespace
 
@@ -858,7 +886,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   bool kernel_malformed = false;
   const std::set<int> faults = problem_faults(c, &kernel_malformed);
-  limit_builds(c, faults);
   if (!(paths & 1)) run_buffers(r, c, faults);
   if (paths & 2) run_host(r, c, faults);
   return 0;

@@ -79,20 +79,23 @@ def packed(m, n, k, **kw):
     return seed(m, n, k, k, n, n, **kw)
 
 
+# The seeds use few kernels (auto in fp32, tf32 and 3xtf32, tile:TILE=4, a small vectorized,
+# coarsened:TILE=8,BATCH=2): each kernel variant is a program build, a few seconds in the
+# fuzzing process on a cold PoCL cache.
 SEEDS = {
     "packed_4x4x4_auto": packed(4, 4, 4),
-    "packed_5x3x7_tile_beta": packed(5, 3, 7, kernel="tile", alpha=0.5, beta=-1.0),
+    "packed_5x3x7_tile4_beta": packed(5, 3, 7, kernel="tile:TILE=4", alpha=0.5, beta=-1.0),
     "packed_3x9x2_vectorized": packed(3, 9, 2, kernel=KERNELS[8], beta=2.0),
     "colmajor_transposed_padded_offsets": seed(
         6, 5, 4, lda=6, ldb=9, ldc=8, layout=COL, ta=T, tb=C, offsets=(3, 5, 7),
-        alpha=-2.5, beta=0.25, kernel="coarsened",
+        alpha=-2.5, beta=0.25,
         buffers=[sub(3 + 3 * 6 + 4 + 1), sub(5 + 4 * 9 + 5), sub(7 + 4 * 8 + 6)]),
     "rowmajor_transb_coarsened_overrides": seed(
         7, 6, 5, lda=5, ldb=5, ldc=6, tb=T, kernel="coarsened:TILE=8,BATCH=2",
         buffers=[sub(35), sub(30), sub(42)]),
     "tf32_blocked": packed(4, 8, 16, kernel="blocked:" + SMALL_BLOCKED, precision=1),
     "3xtf32_auto": packed(8, 4, 4, precision=2, beta=1.0),
-    "kernel_text_from_input": packed(2, 2, 2, kernel="base:WG_X=2,WG_Y=2"),
+    "kernel_text_from_input": packed(2, 2, 2, kernel=" tile : TILE = +4 "),
     "kernel_text_malformed": packed(2, 2, 2, kernel="tile:TILE=x,,"),
     "kernel_unknown": packed(2, 2, 2, kernel="nope"),
     "c_too_small_by_one": packed(4, 4, 4, buffers=[sub(16), sub(16), sub(15)]),
