@@ -75,7 +75,8 @@ report() {
     if [ -n "$artifact" ] && [ -f "$artifact" ]; then
       echo "-- the input ($artifact, $(wc -c <"$artifact") bytes), in hex:"
       od -An -tx1 -v "$artifact" | head -40 || true  # head closes the pipe on long inputs
-      echo "-- replay: build-fuzz/fuzz/$name $artifact (with the environment above)"
+      echo "-- replay: CLGEMM_CACHE_DIR=off ASAN_OPTIONS=$ASAN_OPTIONS LSAN_OPTIONS=$LSAN_OPTIONS" \
+           "build-fuzz/fuzz/$name $artifact"
     fi
     line="$line: FINDING (exit $rc${artifact:+, input $artifact})"
   fi
