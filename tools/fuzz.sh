@@ -28,6 +28,8 @@ trap 'rm -rf "$work"' EXIT
 export HOME=$work/home XDG_CACHE_HOME=$work/home/.cache XDG_CONFIG_HOME=$work/home/.config
 mkdir -p "$HOME"
 export CLGEMM_CACHE_DIR=off
+export TMPDIR=$work/tmp  # fuzz_c_api's tuning file, left behind when it aborts on a finding
+mkdir -p "$TMPDIR"
 export POCL_CACHE_DIR=$build/pocl-cache
 unset CLGEMM_TUNING_FILE CLGEMM_KERNEL_DIR CLGEMM_PLATFORM CLGEMM_DEVICE CLGEMM_HOST_COPY
 # As in the test preset "sanitize": leak checking on, with PoCL's and LLVM's own leaks
