@@ -107,7 +107,10 @@ TunedEntry entry_from_json(const json& j) {
     throw std::invalid_argument("kernel '" + e.kernel + "' does not compute " + precision_name(e.precision));
   if (!j.contains("options") || !j["options"].is_object())
     throw std::invalid_argument("has no \"options\" object");
-  for (const auto& [name, value] : j["options"].items()) {
+  for (const auto& item : j["options"].items()) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    const std::string& name = item.key();
+    const json& value = item.value();
     const auto parameter = std::find_if(kernel->parameters.begin(), kernel->parameters.end(),
                                         [&](const KernelParameter& p) { return p.name == name; });
     if (parameter == kernel->parameters.end())

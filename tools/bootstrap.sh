@@ -13,6 +13,7 @@ packages=(
   oclgrind                   # OpenCL device simulator for the kernel checks (ctest -L oclgrind)
   libgtest-dev libcli11-dev nlohmann-json3-dev
   libclblast-dev libopenblas-dev   # the peers clgemm-bench compares against
+  clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for tools/fuzz.sh
 )
 
 missing=()
