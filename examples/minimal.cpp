@@ -13,10 +13,11 @@ int main() {
   clgemm::Context context;  // first GPU, else accelerator, else CPU (or $CLGEMM_PLATFORM/DEVICE)
   clgemm::RunSettings settings;
   settings.kernel = "tile";
-  const auto timing = context.sgemm(clgemm::GemmProblem::packed(m, n, k), a.data(), b.data(),
+  const auto record = context.sgemm(clgemm::GemmProblem::packed(m, n, k), a.data(), b.data(),
                                     c.data(), settings);
 
-  std::printf("%s on %s: %.3f ms, C[0][0] = %g\n", timing.build_options.c_str(),
-              context.device().name.c_str(), timing.run_seconds[0] * 1e3, c[0]);
+  std::printf("%s %s on %s (program %s), C[0][0] = %g\n", record.kernel.c_str(),
+              record.build_options.c_str(), context.device().name.c_str(),
+              clgemm::program_origin_name(record.origin), c[0]);
   return std::fabs(c[0] - float(k)) < 1e-3f ? 0 : 1;  // each element is k * 0.5 * 2
 }

@@ -59,8 +59,9 @@ void check_queue(cl_command_queue queue, cl_context context, cl_device_id device
 
 }  // namespace
 
-void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
-                    cl_command_queue queue, cl_event* event, const RunSettings& settings) try {
+GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
+                          cl_command_queue queue, cl_event* event,
+                          const RunSettings& settings) try {
   if (event) *event = nullptr;
   validate_problem(problem);
   check_queue(queue, opencl_context(), opencl_device());
@@ -75,6 +76,7 @@ void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
   try {
     const cl::CommandQueue caller_queue(queue, /*retainObject=*/true);
     cl::Event done;
+    GemmRecord record = describe_nothing(plan);
     if (plan.kind == detail::CallKind::Nothing) {
       // Nothing to compute; an event asked for still completes after the queue's earlier work.
       if (event) caller_queue.enqueueMarkerWithWaitList(nullptr, &done);
@@ -88,12 +90,14 @@ void Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
         call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
       }
       const detail::PreparedKernel prepared = state_->prepare(plan, &call);
+      record = describe(prepared, plan.reason);
       detail::enqueue_prepared(caller_queue, prepared, call, event ? &done : nullptr);
     }
     if (event) {
       clRetainEvent(done());  // the caller now owns one reference
       *event = done();
     }
+    return record;
   } catch (const cl::Error& error) {
     throw OpenCLError(error.what(), error.err());
   }

@@ -125,16 +125,6 @@ detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
 
 namespace detail {
 
-void check_run_counts(const RunSettings& settings) {
-  for (auto [name, value, minimum] : {std::tuple{"timed_runs", settings.timed_runs, 1},
-                                      std::tuple{"warmup_runs", settings.warmup_runs, 0}})
-    if (value < minimum || value > kMaxRuns)
-      throw Error(ErrorCode::InvalidArgument,
-                  std::string(name) + " = " + std::to_string(value) + " is outside " +
-                      std::to_string(minimum) + ".." + std::to_string(kMaxRuns),
-                  Argument::Settings);
-}
-
 void enqueue_prepared(const cl::CommandQueue& queue, const PreparedKernel& prepared,
                       const KernelCall& call, cl::Event* event) {
   if (prepared.spec) {
@@ -222,27 +212,38 @@ detail::PreparedKernel Context::State::prepare_scale_c() {
   }
 }
 
-GemmTiming describe_nothing(const detail::CallPlan& plan) {
-  GemmTiming timing;
-  timing.kernel = "none";
-  timing.kernel_choice = plan.reason;
-  timing.precision = plan.run.precision;
-  timing.precision_path = "none";
-  timing.program_cached = true;
-  return timing;
+const char* program_origin_name(ProgramOrigin origin) {
+  switch (origin) {
+    case ProgramOrigin::None: return "none";
+    case ProgramOrigin::Compiled: return "compiled";
+    case ProgramOrigin::DiskCache: return "disk cache";
+    case ProgramOrigin::Memory: return "memory";
+  }
+  return "none";
 }
 
-GemmTiming describe(const detail::PreparedKernel& prepared) {
-  GemmTiming timing;
-  timing.kernel = prepared.name;
-  timing.options = prepared.options;
-  timing.build_options = prepared.build_options;
-  timing.program_cached = prepared.cached;
-  timing.program_from_disk_cache = prepared.built->from_disk_cache;
-  timing.build_seconds = prepared.cached ? 0 : prepared.built->build_seconds;
-  timing.precision = prepared.precision;
-  timing.precision_path = prepared.precision_path;
-  return timing;
+GemmRecord describe_nothing(const detail::CallPlan& plan) {
+  GemmRecord record;
+  record.kernel = "none";
+  record.kernel_choice = plan.reason;
+  record.precision = plan.run.precision;
+  record.precision_path = "none";
+  return record;
+}
+
+GemmRecord describe(const detail::PreparedKernel& prepared, const std::string& reason) {
+  GemmRecord record;
+  record.kernel = prepared.name;
+  record.kernel_choice = reason;
+  record.options = prepared.options;
+  record.build_options = prepared.build_options;
+  record.origin = prepared.cached                     ? ProgramOrigin::Memory
+                  : prepared.built->from_disk_cache ? ProgramOrigin::DiskCache
+                                                    : ProgramOrigin::Compiled;
+  record.build_seconds = prepared.cached ? 0 : prepared.built->build_seconds;
+  record.precision = prepared.precision;
+  record.precision_path = prepared.precision_path;
+  return record;
 }
 
 Context::Context(const DeviceRequest& request) try {
@@ -289,7 +290,7 @@ cl_device_id Context::opencl_device() const {
   return state_->selected.device();
 }
 
-GemmTiming Context::build(const std::string& kernel, const KernelOptions& overrides,
+GemmRecord Context::build(const std::string& kernel, const KernelOptions& overrides,
                           Precision precision) try {
   RunSettings settings;
   settings.kernel = kernel;
@@ -297,9 +298,7 @@ GemmTiming Context::build(const std::string& kernel, const KernelOptions& overri
   settings.precision = precision;
   std::string reason;  // `auto` builds what it would run for a large square problem
   settings = state_->resolve_auto(settings, representative_problem("large"), reason);
-  GemmTiming timing = describe(state_->prepare(settings, nullptr));
-  timing.kernel_choice = reason;
-  return timing;
+  return describe(state_->prepare(settings, nullptr), reason);
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

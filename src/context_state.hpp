@@ -34,11 +34,6 @@ struct CallPlan {
   std::string reason;  // why this runs, for GemmTiming::kernel_choice
 };
 
-// Throws Error(InvalidArgument) unless 1 <= timed_runs <= kMaxRuns and
-// 0 <= warmup_runs <= kMaxRuns.
-constexpr int kMaxRuns = 1000000;
-void check_run_counts(const RunSettings& settings);
-
 // A program ready to launch, with the parameters it was built with.
 struct PreparedKernel {
   std::string name;                  // the kernel reported as run ("scale_c" for ScaleC)
@@ -94,9 +89,9 @@ void enqueue_prepared(const cl::CommandQueue& queue, const PreparedKernel& prepa
                       const KernelCall& call, cl::Event* event);
 }  // namespace detail
 
-// The timing record's description of a prepared kernel (the times are filled in by the caller).
-GemmTiming describe(const detail::PreparedKernel& prepared);
-// The record of a call that launched nothing (run_seconds empty).
-GemmTiming describe_nothing(const detail::CallPlan& plan);
+// The record of a call that runs `prepared`, chosen for `reason`.
+GemmRecord describe(const detail::PreparedKernel& prepared, const std::string& reason);
+// The record of a call that launched nothing.
+GemmRecord describe_nothing(const detail::CallPlan& plan);
 
 }  // namespace clgemm

@@ -1,9 +1,8 @@
 // The host-array GEMM path: validate, plan (what runs, or nothing), check what the device can
-// hold, build or reuse the program, upload what is read, launch with each enqueue + finish
-// timed alone, download into a staging copy and only then write C. On devices sharing memory
+// hold, build or reuse the program, upload what is read, launch once, download into a staging
+// copy and only then write C. On devices sharing memory
 // with the host (PoCL on the CPU), A and B are used in place (CL_MEM_USE_HOST_PTR) instead of
 // copied; CLGEMM_HOST_COPY=1 turns that off.
-#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -15,11 +14,6 @@
 
 namespace clgemm {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // A host array's part that the problem reads: from its offset to its last element.
 struct HostSpan {
@@ -49,7 +43,7 @@ void require(const void* pointer, Argument which, const char* why) {
 void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) try {
   validate_problem(problem);
   // Bytes of each matrix the host path stages, from its offset to its last element (A and B
-  // only when they are read; C twice when repeated runs restore it). validate_problem ensured
+  // only when they are read). validate_problem ensured
   // that the element counts fit a byte count.
   const bool operands = problem.reads_operands();
   std::size_t total = 0;
@@ -67,7 +61,7 @@ void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) t
                       std::to_string(limits.max_allocation_bytes) + " of device '" +
                       limits.name + "'",
                   which);
-    total += bytes * (which == Argument::C && problem.beta != 0.0f ? 2 : 1);
+    total += bytes;
   }
   if (total > limits.global_memory_bytes)
     throw Error(ErrorCode::AllocationTooLarge,
@@ -79,10 +73,9 @@ void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) t
   detail::rethrow_as_clgemm_error();
 }
 
-GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
+GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
                           const RunSettings& settings) try {
   validate_problem(problem);
-  detail::check_run_counts(settings);
   detail::KernelCall call = detail::row_major_call(problem);
   const detail::CallPlan plan = state_->plan(settings, problem, call);
   if (plan.kind == detail::CallKind::Nothing) return describe_nothing(plan);
@@ -108,14 +101,12 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
   call.a.base_alignment = in_place ? detail::pointer_alignment(first.data) : device_alignment;
   call.b.base_alignment = in_place ? detail::pointer_alignment(second.data) : device_alignment;
   const detail::PreparedKernel prepared = state_->prepare(plan, &call);
-  GemmTiming timing = describe(prepared);
-  timing.kernel_choice = plan.reason;
+  const GemmRecord record = describe(prepared, plan.reason);
 
   cl::CommandQueue queue = state_->acquire_queue();
   const std::size_t total_bytes = (plan.kind == detail::CallKind::Gemm ? a_span.bytes() + b_span.bytes() : 0) + c_span.bytes();
   try {
     const bool read_c = problem.beta != 0.0f;  // BLAS: with beta = 0, C is never read
-    auto start = Clock::now();
     auto input = [&](const HostSpan& span) {
       if (in_place)
         return cl::Buffer(state_->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, span.bytes(),
@@ -127,36 +118,14 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
     cl::Buffer a_buf, b_buf;
     if (plan.kind == detail::CallKind::Gemm) a_buf = input(first), b_buf = input(second);
     cl::Buffer c_buf(state_->context, CL_MEM_READ_WRITE, c_span.bytes());
-    // Repeated runs with beta != 0 each start from the caller's C, kept in a second buffer.
-    const std::int64_t launches = std::int64_t(settings.warmup_runs) + settings.timed_runs;
-    cl::Buffer c_original;
-    if (read_c) {
-      queue.enqueueWriteBuffer(c_buf, CL_FALSE, 0, c_span.bytes(), c_span.data);
-      if (launches > 1) {
-        c_original = cl::Buffer(state_->context, CL_MEM_READ_ONLY, c_span.bytes());
-        queue.enqueueCopyBuffer(c_buf, c_original, 0, 0, c_span.bytes());
-      }
-    }
-    queue.finish();
-    timing.upload_seconds = seconds_since(start);
-
+    if (read_c) queue.enqueueWriteBuffer(c_buf, CL_FALSE, 0, c_span.bytes(), c_span.data);
     call.a.buffer = a_buf();
     call.b.buffer = b_buf();
     call.c.buffer = c_buf();
-    for (std::int64_t run = 0; run < launches; ++run) {
-      if (read_c && run > 0) {
-        queue.enqueueCopyBuffer(c_original, c_buf, 0, 0, c_span.bytes());
-        queue.finish();
-      }
-      start = Clock::now();
-      detail::enqueue_prepared(queue, prepared, call, nullptr);
-      queue.finish();
-      if (run >= settings.warmup_runs) timing.run_seconds.push_back(seconds_since(start));
-    }
+    detail::enqueue_prepared(queue, prepared, call, nullptr);
 
     // Download into a staging copy first, so C changes only once everything has succeeded,
     // and then only its m x n elements: the padding between lines stays the caller's.
-    start = Clock::now();
     std::vector<float> result(c_span.elements);
     queue.enqueueReadBuffer(c_buf, CL_TRUE, 0, c_span.bytes(), result.data());
     const bool row_major = problem.layout == Layout::RowMajor;
@@ -167,7 +136,6 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
       const std::size_t at = std::size_t(line) * std::size_t(problem.ldc);
       std::memcpy(c_start + at, result.data() + at, length * sizeof(float));
     }
-    timing.download_seconds = seconds_since(start);
   } catch (const cl::Error& error) {
     // The queue may hold failed work; it is dropped rather than returned to the pool.
     if (error.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE || error.err() == CL_OUT_OF_RESOURCES)
@@ -178,7 +146,7 @@ GemmTiming Context::sgemm(const GemmProblem& problem, const float* a, const floa
     throw OpenCLError(error.what(), error.err());
   }
   state_->release_queue(std::move(queue));
-  return timing;
+  return record;
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

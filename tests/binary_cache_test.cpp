@@ -28,7 +28,7 @@ class BinaryCache : public ::testing::Test {
   }
 
   // A fresh context (empty in-memory cache) building and running `tile` with TILE = 4.
-  GemmTiming run_in_new_context() {
+  GemmRecord run_in_new_context() {
     Context context;
     const auto problem = padded_problem(19, 23, 29);
     const auto a = random_matrix(problem.a_elements(), 1);
@@ -55,17 +55,17 @@ class BinaryCache : public ::testing::Test {
 };
 
 TEST_F(BinaryCache, SecondContextLoadsTheStoredBinary) {
-  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+  EXPECT_FALSE((run_in_new_context().origin == ProgramOrigin::DiskCache));
   ASSERT_EQ(cache_files().size(), 1u);
-  EXPECT_TRUE(run_in_new_context().program_from_disk_cache);
+  EXPECT_TRUE((run_in_new_context().origin == ProgramOrigin::DiskCache));
 }
 
 TEST_F(BinaryCache, TruncatedFileIsRebuilt) {
   run_in_new_context();
   ASSERT_EQ(cache_files().size(), 1u);
   fs::resize_file(cache_files()[0], fs::file_size(cache_files()[0]) / 2);
-  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
-  EXPECT_TRUE(run_in_new_context().program_from_disk_cache);  // rewritten whole
+  EXPECT_FALSE((run_in_new_context().origin == ProgramOrigin::DiskCache));
+  EXPECT_TRUE((run_in_new_context().origin == ProgramOrigin::DiskCache));  // rewritten whole
 }
 
 TEST_F(BinaryCache, CorruptBytesAreRebuilt) {
@@ -77,13 +77,13 @@ TEST_F(BinaryCache, CorruptBytesAreRebuilt) {
     file.seekp(-16, std::ios::end);
     file.write("\x5a\xa5\x5a\xa5\x5a\xa5\x5a\xa5", 8);
   }
-  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+  EXPECT_FALSE((run_in_new_context().origin == ProgramOrigin::DiskCache));
 }
 
 TEST_F(BinaryCache, DisabledWithOff) {
   ASSERT_EQ(setenv("CLGEMM_CACHE_DIR", "off", 1), 0);
-  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
-  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+  EXPECT_FALSE((run_in_new_context().origin == ProgramOrigin::DiskCache));
+  EXPECT_FALSE((run_in_new_context().origin == ProgramOrigin::DiskCache));
   EXPECT_TRUE(cache_files().empty());
 }
 
@@ -112,7 +112,7 @@ TEST_F(BinaryCache, NonRegularEntryIsIgnored) {
   const auto entry = cache_files()[0];
   fs::remove(entry);
   ASSERT_EQ(mkfifo(entry.c_str(), 0600), 0);
-  EXPECT_FALSE(run_in_new_context().program_from_disk_cache);
+  EXPECT_FALSE((run_in_new_context().origin == ProgramOrigin::DiskCache));
 }
 
 }  // namespace

@@ -47,21 +47,22 @@ TEST(Errors, LeadingDimensionsAreAtLeastOne) {
 }
 
 // Warm-up and timed run counts: each bounded, so their sum cannot overflow and launch nothing.
-TEST(Errors, RunCounts) {
+TEST(Errors, RepeatCounts) {
   const auto p = GemmProblem::packed(4, 4, 4);
   std::vector<float> a(16, 1.0f), b(16, 1.0f), c(16, 42.0f);
-  for (auto [warmup, timed, needle] :
+  for (auto [warmup, runs, needle] :
        {std::tuple{INT_MAX, 1, "warmup_runs = 2147483647 is outside 0..1000000"},
-        std::tuple{0, INT_MAX, "timed_runs = 2147483647 is outside 1..1000000"},
-        std::tuple{-1, 1, "warmup_runs = -1 is outside"}, std::tuple{0, 0, "timed_runs = 0"},
-        std::tuple{0, -1, "timed_runs = -1"}}) {
+        std::tuple{0, INT_MAX, "min_runs = 2147483647 is outside 1..1000000"},
+        std::tuple{-1, 1, "warmup_runs = -1 is outside"}, std::tuple{0, 0, "min_runs = 0"},
+        std::tuple{0, -1, "min_runs = -1"}}) {
+    RepeatPolicy policy;
+    policy.warmup_runs = warmup;
+    policy.min_runs = policy.max_runs = runs;
     RunSettings settings;
     settings.kernel = "tile";
-    settings.warmup_runs = warmup;
-    settings.timed_runs = timed;
     try {
-      shared_context().sgemm(p, a.data(), b.data(), c.data(), settings);
-      ADD_FAILURE() << "accepted " << warmup << " + " << timed << " runs";
+      measure_gemm(shared_context(), p, a.data(), b.data(), c.data(), settings, policy);
+      ADD_FAILURE() << "accepted " << warmup << " + " << runs << " runs";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
@@ -198,15 +199,6 @@ TEST(Errors, InvalidOverrideIsRejectedBeforeBuilding) {
     EXPECT_NE(std::string(e.what()).find("TILE % BATCH == 0"), std::string::npos);
   }
   EXPECT_EQ(c, c_before);
-}
-
-TEST(Errors, BadRunCounts) {
-  std::vector<float> a(16), b(16), c(16);
-  RunSettings settings;
-  settings.timed_runs = 0;
-  EXPECT_THROW(
-      shared_context().sgemm(GemmProblem::packed(4, 4, 4), a.data(), b.data(), c.data(), settings),
-      Error);
 }
 
 // ConjTrans (113) is Trans for real data, in C++ as in the C API.

@@ -9,7 +9,7 @@
 //     and within the FP32 bound of a reference built from host-rounded operands;
 //   - the accuracy of 3xTF32 and TF32 next to FP32;
 //   - the errors for a kernel or device that cannot compute a mode (C untouched), what
-//     GemmTiming reports, and what `auto` picks.
+//     GemmRecord reports, and what `auto` picks.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -475,7 +475,7 @@ TEST(Errors, TensorCoreKernelsNeedTensorCores) {
   }
 }
 
-// GemmTiming says which precision ran and how; 'auto' runs tensorcore for the TF32 modes
+// GemmRecord says which precision ran and how; 'auto' runs tensorcore for the TF32 modes
 // exactly where the device has tensor cores, and never for FP32.
 TEST(Timing, PrecisionPathSaysHowTheProductsWereComputed) {
   const bool tensor_cores = shared_context().has_tensor_cores();

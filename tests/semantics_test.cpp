@@ -115,9 +115,11 @@ TEST_P(NonFinite, BetaZeroNeverReadsC) {
     const auto c_before = c;
     RunSettings settings;
     settings.kernel = GetParam();
-    settings.warmup_runs = 1;
-    settings.timed_runs = 2;
-    shared_context().sgemm(p, a.data(), b.data(), c.data(), settings);
+    RepeatPolicy policy;  // a first call, a warm-up and two timed calls on the same buffers
+    policy.min_runs = policy.max_runs = 2;
+    policy.min_seconds = 0;
+    measure_gemm(shared_context(), p, a.data(), b.data(), c.data(), settings, policy,
+                 /*verify=*/false);
     const auto result = verify_gemm(p, a.data(), b.data(), c_before.data(), c.data());
     EXPECT_TRUE(result.passed) << "beta " << beta << ": " << result.first_failure;
     for (std::int64_t i = 0; i < p.m; ++i)

@@ -350,7 +350,7 @@ int run_accuracy(Arguments& args) {
       settings.kernel = args.kernel;
       settings.precision = clgemm::parse_precision(name);
       std::vector<float> c(problem.c_elements());
-      clgemm::GemmTiming timing;
+      clgemm::GemmRecord timing;
       {
         const clgemm::cli::SlowNotice notice(clgemm::cli::build_notice(
             clgemm::cli::kernel_that_runs(context, args.kernel, problem, settings.precision),

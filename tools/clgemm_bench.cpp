@@ -58,16 +58,9 @@ std::vector<clgemm::GemmProblem> parse_shapes(const std::vector<long>& sizes,
   return out;
 }
 
-cl_mem device_copy(cl_context context, std::vector<float>& data) {
-  cl_int status = CL_SUCCESS;
-  cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                            data.size() * sizeof(float), data.data(), &status);
-  if (status != CL_SUCCESS) throw clgemm::OpenCLError("clCreateBuffer", status);
-  return m;
-}
-
-// Calls `run` once to warm up (and verifies what it produced), then repeats it until
-// `min_time` has passed and at least three calls were made; returns the median call time.
+// Calls `run` once to warm up (and verifies what it produced with the shared policy), then
+// repeats it (clgemm::repeat_timed) until `min_time` has passed and at least three calls were
+// made; returns the median call time (clgemm::statistics).
 // `first_call_notice` (when not empty) is printed if the first call, which builds the
 // contender's kernels, takes more than a moment.
 Result measure(const std::string& name, Operands& o, const std::function<void()>& run,
@@ -81,42 +74,18 @@ Result measure(const std::string& name, Operands& o, const std::function<void()>
     run();
   }
   const auto c = result();
-  const auto check = clgemm::verify_gemm(o.problem, o.a.data(), o.b.data(), o.c.data(), c.data(),
-                                         /*full_check_limit=*/2e8, /*sample_lines=*/16, precision);
+  const auto check =
+      clgemm::verify_result(o.problem, o.a.data(), o.b.data(), o.c.data(), c.data(), precision);
   r.verified = true;
   r.passed = check.passed;
-  std::vector<double> times;
-  const auto start = Clock::now();
-  while (times.size() < 3 ||
-         (std::chrono::duration<double>(Clock::now() - start).count() < min_time &&
-          times.size() < 200)) {
-    const auto t0 = Clock::now();
-    run();
-    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  std::sort(times.begin(), times.end());
-  r.median_seconds = times[times.size() / 2];
-  r.runs = int(times.size());
+  clgemm::RepeatPolicy policy;  // the first call above was the warm-up
+  policy.warmup_runs = 0;
+  policy.max_runs = 200;
+  policy.min_seconds = min_time;
+  const auto times = clgemm::statistics(clgemm::repeat_timed(run, policy));
+  r.median_seconds = times.median;
+  r.runs = int(times.count);
   return r;
-}
-
-// The kernel and parameters `kernel` runs with on this problem: for a named kernel what
-// Context::build reports, for `auto` the tuning database's choice for the problem's class.
-std::pair<std::string, clgemm::KernelOptions> what_runs(clgemm::Context& context,
-                                                        const clgemm::TuningDatabase& database,
-                                                        const std::string& kernel,
-                                                        const clgemm::GemmProblem& problem,
-                                                        clgemm::Precision precision) {
-  if (kernel != "auto") return {kernel, context.build(kernel, {}, precision).options};
-  const bool tensor_cores = precision != clgemm::Precision::FP32 && context.has_tensor_cores();
-  const auto choice =
-      clgemm::choose_kernel(database, context.device(), problem, precision, tensor_cores);
-  try {
-    return {choice.kernel,
-            clgemm::resolve_options(choice.kernel, context.device(), choice.overrides)};
-  } catch (const clgemm::Error&) {  // as the library does: an invalid entry is derived instead
-    return {choice.kernel, clgemm::derive_options(choice.kernel, context.device())};
-  }
 }
 
 // min(peak, bandwidth * intensity) with whichever of the two is known; 0 when neither is.
@@ -280,16 +249,15 @@ int run_benchmark(Arguments& args) {
   if (status != CL_SUCCESS) throw clgemm::OpenCLError("clCreateCommandQueue", status);
   std::vector<Result> results;
   bool all_passed = true;
-  const auto tuning = clgemm::TuningDatabase::load_default();
   for (const auto& problem : problems) {
     Operands o;
     o.problem = problem;
     o.a = clgemm::random_matrix(problem.a_elements(), 1);
     o.b = clgemm::random_matrix(problem.b_elements(), 2);
     o.c = clgemm::random_matrix(problem.c_elements(), 3);
-    o.a_mem = device_copy(context.opencl_context(), o.a);
-    o.b_mem = device_copy(context.opencl_context(), o.b);
-    o.c_mem = device_copy(context.opencl_context(), o.c);
+    o.a_mem = clgemm::cli::device_copy(context.opencl_context(), o.a);
+    o.b_mem = clgemm::cli::device_copy(context.opencl_context(), o.b);
+    o.c_mem = clgemm::cli::device_copy(context.opencl_context(), o.c);
     o.queue = queue;
     auto read_c = [&] {
       std::vector<float> c(o.c.size());
@@ -303,16 +271,16 @@ int run_benchmark(Arguments& args) {
       clgemm::RunSettings settings;
       settings.kernel = kernel;
       settings.precision = precision;
+      clgemm::GemmRecord ran;  // what the library says it ran
       auto run = [&] {
-        context.sgemm(problem, o.a_mem, o.b_mem, o.c_mem, queue, nullptr, settings);
+        ran = context.sgemm(problem, o.a_mem, o.b_mem, o.c_mem, queue, nullptr, settings);
         clFinish(queue);
       };
       const std::string notice = clgemm::cli::build_notice(
           clgemm::cli::kernel_that_runs(context, kernel, problem, precision), limits);
       Result r = measure(contender, o, run, read_c, args.min_time, notice, precision);
-      const auto [ran, options] = what_runs(context, tuning, kernel, problem, precision);
-      r.intensity = clgemm::arithmetic_intensity(ran, options, problem.m, problem.n, problem.k,
-                                                 problem.beta != 0.0f);
+      r.intensity = clgemm::arithmetic_intensity(ran.kernel, ran.options, problem.m, problem.n,
+                                                 problem.k, problem.beta != 0.0f);
       r.ceiling_gflops = roofline(args.peak_gflops, args.bandwidth_gbs, r.intensity);
       row.push_back(r);
     }

@@ -39,111 +39,84 @@ bool is_large(const clgemm::GemmProblem& problem) {
   return problem.flops() / 2 >= kLargeMultiplyAdds;
 }
 
-struct Stats {
-  double min, median, mean;
-};
-
-Stats statistics(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  const double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  return {v.front(), median, std::accumulate(v.begin(), v.end(), 0.0) / double(n)};
-}
-
 std::string milliseconds(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
   return text;
 }
 
-// One kernel's run: the timings of the final call and its verification.
-struct KernelRun {
-  clgemm::GemmTiming timing;
-  clgemm::GemmTiming build;  // the first call, which built the program
-  Stats stats{};
-  clgemm::Verification verification;
-  bool verified = false;
-};
+// One kernel's measurement (clgemm/measure.hpp): the first call builds the program and is
+// verified, then come the --warmup and the timed runs.
+using KernelRun = clgemm::GemmMeasurement;
 
-// The first call builds the program (or loads it from the disk cache) and runs once, untimed;
-// the second makes the --warmup and timed runs.
 KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
                      const clgemm::GemmProblem& problem, const Arguments& args,
                      const clgemm::KernelOptions& overrides, const std::vector<float>& a,
                      const std::vector<float>& b, const std::vector<float>& c_initial) {
-  KernelRun run;
   clgemm::RunSettings settings;
   settings.kernel = kernel;
   settings.overrides = overrides;
   settings.precision = clgemm::parse_precision(args.precision);
-  settings.warmup_runs = 0;
-  settings.timed_runs = 1;
-  std::vector<float> c = c_initial;
-  {
-    const clgemm::cli::SlowNotice notice(clgemm::cli::build_notice(
-        clgemm::cli::kernel_that_runs(context, kernel, problem, settings.precision),
-        context.device()));
-    run.build = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
-  }
-  settings.warmup_runs = args.warmup;
-  // Without --reps: about one second of kernel time, so slow rungs do not take minutes.
-  const double once = run.build.run_seconds.front();
-  settings.timed_runs =
-      args.reps > 0 ? args.reps : int(std::clamp(1.0 / std::max(once, 1e-6), 3.0, 50.0));
+  // Without --reps: about one second of calls, at least 3 and at most 50.
+  clgemm::RepeatPolicy policy;
+  policy.warmup_runs = args.warmup;
+  if (args.reps > 0) policy.min_runs = policy.max_runs = args.reps, policy.min_seconds = 0;
   if (is_large(problem))
-    clgemm::cli::note("timing kernel '" + run.build.kernel +
-                      "': " + std::to_string(settings.warmup_runs) + " warm-up and " +
-                      std::to_string(settings.timed_runs) + " timed runs");
-  c = c_initial;
-  run.timing = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
-  run.stats = statistics(run.timing.run_seconds);
-  if (args.verify) {
-    if (is_large(problem))
-      clgemm::cli::note("verifying kernel '" + run.timing.kernel +
-                        "' against the double-accumulated host reference");
-    run.verification = clgemm::verify_gemm(problem, a.data(), b.data(), c_initial.data(), c.data(),
-                                           2e9, 64, settings.precision);
-    run.verified = true;
-  }
-  return run;
+    clgemm::cli::note("timing kernel '" + kernel + "': a first call, " +
+                      std::to_string(policy.warmup_runs) + " warm-up and " +
+                      (args.reps > 0 ? std::to_string(args.reps) : std::string("3 to 50")) +
+                      " timed runs" + (args.verify ? ", the first call verified" : ""));
+  std::vector<float> c = c_initial;
+  const clgemm::cli::SlowNotice notice(clgemm::cli::build_notice(
+      clgemm::cli::kernel_that_runs(context, kernel, problem, settings.precision),
+      context.device()));
+  return clgemm::measure_gemm(context, problem, a.data(), b.data(), c.data(), settings, policy,
+                              args.verify);
 }
 
-std::string build_origin(const clgemm::GemmTiming& t) {
-  if (t.program_cached) return "already built in this process";
-  return t.program_from_disk_cache ? "warm: loaded from the disk cache" : "cold: compiled";
+std::string build_origin(const clgemm::GemmRecord& r) {
+  switch (r.origin) {
+    case clgemm::ProgramOrigin::Memory: return "already built in this process";
+    case clgemm::ProgramOrigin::DiskCache: return "warm: loaded from the disk cache";
+    case clgemm::ProgramOrigin::Compiled: return "cold: compiled";
+    case clgemm::ProgramOrigin::None: break;
+  }
+  return "nothing to build";
 }
 
 nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmProblem& problem,
                        const KernelRun& run) {
-  const double gflops = problem.flops() / run.stats.median * 1e-9;
+  const double gflops = run.gflops();
   nlohmann::json j = {
       {"device", device.name},
       {"platform", device.platform_name},
-      {"kernel", run.timing.kernel},
-      {"kernel_choice", run.timing.kernel_choice},
-      {"precision", clgemm::precision_name(run.timing.precision)},
-      {"precision_path", run.timing.precision_path},
-      {"options", run.timing.options},
-      {"build_options", run.timing.build_options},
+      {"kernel", run.record.kernel},
+      {"kernel_choice", run.record.kernel_choice},
+      {"precision", clgemm::precision_name(run.record.precision)},
+      {"precision_path", run.record.precision_path},
+      {"options", run.record.options},
+      {"build_options", run.record.build_options},
       {"m", problem.m},
       {"n", problem.n},
       {"k", problem.k},
       {"layout", problem.layout == clgemm::Layout::RowMajor ? "row" : "col"},
-      {"transa", problem.trans_a == clgemm::Transpose::Trans ? "t" : "n"},
-      {"transb", problem.trans_b == clgemm::Transpose::Trans ? "t" : "n"},
+      {"transa", clgemm::is_transposed(problem.trans_a) ? "t" : "n"},
+      {"transb", clgemm::is_transposed(problem.trans_b) ? "t" : "n"},
       {"lda", problem.lda},
       {"ldb", problem.ldb},
       {"ldc", problem.ldc},
       {"alpha", problem.alpha},
       {"beta", problem.beta},
-      {"build_seconds", run.build.build_seconds},
-      {"build_origin", build_origin(run.build)},
-      {"upload_seconds", run.timing.upload_seconds},
-      {"download_seconds", run.timing.download_seconds},
-      {"run_seconds", run.timing.run_seconds},
-      {"min_seconds", run.stats.min},
-      {"median_seconds", run.stats.median},
-      {"mean_seconds", run.stats.mean},
+      {"build_seconds", run.record.build_seconds},
+      {"build_origin", build_origin(run.record)},
+      {"upload_seconds", run.upload_seconds},
+      {"download_seconds", run.download_seconds},
+      {"run_seconds", run.wall_seconds},
+      {"device_seconds", run.device_seconds},
+      {"min_seconds", run.wall.min},
+      {"median_seconds", run.wall.median},
+      {"mean_seconds", run.wall.mean},
+      {"device_median_seconds", run.device.median},
       {"gflops", gflops},
   };
   if (run.verified)
@@ -168,7 +141,7 @@ std::string verification_text(const KernelRun& run) {
 }
 
 void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
-  const auto& t = run.timing;
+  const auto& t = run.record;
   std::cout << "kernel:    " << t.kernel << "\n";
   if (!t.kernel_choice.empty()) std::cout << "choice:    " << t.kernel_choice << "\n";
   // The path only when it says more than the precision's name (tf32: tensor cores or portable).
@@ -178,15 +151,15 @@ void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
                                                                           : ", " + t.precision_path)
             << "\n";
   std::cout << "options:   " << t.build_options << "\n"
-            << "build:     " << milliseconds(run.build.build_seconds) << " ("
-            << build_origin(run.build) << ")\n"
-            << "upload:    " << milliseconds(t.upload_seconds) << "\n"
-            << "download:  " << milliseconds(t.download_seconds) << "\n"
-            << "time:      min " << milliseconds(run.stats.min) << ", median "
-            << milliseconds(run.stats.median) << ", mean " << milliseconds(run.stats.mean) << " ("
-            << t.run_seconds.size() << " runs of enqueue + finish, after warm-up)\n";
-  std::printf("speed:     %.2f GFLOP/s (from the median)\n",
-              problem.flops() / run.stats.median * 1e-9);
+            << "build:     " << milliseconds(t.build_seconds) << " (" << build_origin(t) << ")\n"
+            << "upload:    " << milliseconds(run.upload_seconds) << "\n"
+            << "download:  " << milliseconds(run.download_seconds) << "\n"
+            << "time:      min " << milliseconds(run.wall.min) << ", median "
+            << milliseconds(run.wall.median) << ", mean " << milliseconds(run.wall.mean) << " ("
+            << run.wall.count << " runs of enqueue + finish, after warm-up)\n"
+            << "device:    median " << milliseconds(run.device.median)
+            << " (the kernel alone, from profiling events)\n";
+  std::printf("speed:     %.2f GFLOP/s (from the median)\n", run.gflops());
   std::cout << "verify:    " << verification_text(run) << "\n";
 }
 
@@ -195,14 +168,14 @@ void print_table(const clgemm::GemmProblem& problem, const std::vector<KernelRun
               "verify", "options");
   double base = 0;
   for (const auto& run : runs)
-    if (run.timing.kernel == "base") base = run.stats.median;
+    if (run.record.kernel == "base") base = run.wall.median;
   for (const auto& run : runs) {
-    const double gflops = problem.flops() / run.stats.median * 1e-9;
+    const double gflops = run.gflops();
     char speedup[32] = "-";
-    if (base > 0) std::snprintf(speedup, sizeof speedup, "%.1fx", base / run.stats.median);
+    if (base > 0) std::snprintf(speedup, sizeof speedup, "%.1fx", base / run.wall.median);
     const char* verdict = !run.verified ? "skipped" : run.verification.passed ? "passed" : "FAILED";
-    std::printf("%-11s %12.3f %12.2f %10s  %-8s %s\n", run.timing.kernel.c_str(),
-                run.stats.median * 1e3, gflops, speedup, verdict, run.timing.build_options.c_str());
+    std::printf("%-11s %12.3f %12.2f %10s  %-8s %s\n", run.record.kernel.c_str(),
+                run.wall.median * 1e3, gflops, speedup, verdict, run.record.build_options.c_str());
   }
 }
 
@@ -326,7 +299,7 @@ int run_tool(const Arguments& args) {
     } else if (kernels.size() == 1) {
       print_single(problem, runs.back());
     } else {
-      std::cout << "ran:       " << kernel << " " << milliseconds(runs.back().stats.median)
+      std::cout << "ran:       " << kernel << " " << milliseconds(runs.back().wall.median)
                 << " median, verify " << verification_text(runs.back()) << std::endl;
     }
   }

@@ -88,6 +88,14 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) 
   return kError;
 }
 
+cl_mem device_copy(cl_context context, const std::vector<float>& data) {
+  cl_int status = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            data.size() * sizeof(float), const_cast<float*>(data.data()), &status);
+  if (status != CL_SUCCESS) throw OpenCLError("clCreateBuffer", status);
+  return m;
+}
+
 void note(const std::string& line) {
   std::cerr << g_tool << ": " << line << std::endl;
 }

@@ -35,6 +35,10 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
 // "<tool>: <line>" on stderr: progress and notices, apart from the results on stdout.
 void note(const std::string& line);
 
+// A device buffer of the context holding a copy of `data` (Error(OpenCLFailure) when it
+// cannot be created); the caller releases it.
+cl_mem device_copy(cl_context context, const std::vector<float>& data);
+
 // M, N, K and the other matrix sizes: an integer from 1 to INT32_MAX (as CLI::Range says it,
 // adding for 0 that a GEMM of size 0 leaves nothing to measure).
 CLI::Validator size_range();

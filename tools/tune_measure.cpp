@@ -1,6 +1,8 @@
 // clgemm-tune's measurement of one candidate: build, verified warm-up, timed calls on buffers.
 #include "tune_measure.hpp"
 
+#include "cli_support.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,14 +14,6 @@ using Clock = std::chrono::steady_clock;
 
 void check(cl_int status, const char* call) {
   if (status != CL_SUCCESS) throw OpenCLError(call, status);
-}
-
-cl_mem device_copy(cl_context context, std::vector<float>& data) {
-  cl_int status = CL_SUCCESS;
-  cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                            data.size() * sizeof(float), data.data(), &status);
-  check(status, "clCreateBuffer");
-  return m;
 }
 
 // What a failed build or launch means: "unfit" when the candidate only exceeds a limit that
@@ -41,13 +35,6 @@ std::string first_lines(const std::string& text, int lines) {
 
 }  // namespace
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 Bench::Bench(Context& context, const GemmProblem& problem) : context_(context), problem_(problem) {
   check_fits_device(problem, context.device());  // before the host matrices are allocated
   a_ = clgemm::random_matrix(problem.a_elements(), 1);
@@ -56,9 +43,9 @@ Bench::Bench(Context& context, const GemmProblem& problem) : context_(context), 
   cl_int status = CL_SUCCESS;
   queue_ = clCreateCommandQueue(context.opencl_context(), context.opencl_device(), 0, &status);
   check(status, "clCreateCommandQueue");
-  a_mem_ = device_copy(context.opencl_context(), a_);
-  b_mem_ = device_copy(context.opencl_context(), b_);
-  c_mem_ = device_copy(context.opencl_context(), c_);
+  a_mem_ = cli::device_copy(context.opencl_context(), a_);
+  b_mem_ = cli::device_copy(context.opencl_context(), b_);
+  c_mem_ = cli::device_copy(context.opencl_context(), c_);
 }
 
 Bench::~Bench() {
@@ -101,12 +88,9 @@ Measurement Bench::measure(const std::string& kernel, const KernelOptions& overr
     check(clEnqueueReadBuffer(queue_, c_mem_, CL_TRUE, 0, c_after.size() * sizeof(float),
                               c_after.data(), 0, nullptr, nullptr),
           "clEnqueueReadBuffer");
-    // Above 2e8 multiply-adds, sampled rows and columns (spread over every tile offset), as
-    // many as cost about that much again: 32 at n = 1024, 8 at n = 4096.
-    const double line_cost = double(problem_.k) * double(problem_.m + problem_.n);
-    const auto lines = std::size_t(std::clamp(2e8 / line_cost, 8.0, 32.0));
-    const auto v = verify_gemm(problem_, a_.data(), b_.data(), c_.data(), c_after.data(),
-                               /*full_check_limit=*/2e8, lines, settings.precision);
+    // The policy every tool shares (clgemm/measure.hpp).
+    const auto v = verify_result(problem_, a_.data(), b_.data(), c_.data(), c_after.data(),
+                                 settings.precision);
     if (!v.passed) {
       result.status = "failed";
       result.message = std::to_string(v.failures) + " of " + std::to_string(v.checked) +
@@ -128,7 +112,7 @@ Measurement Bench::measure(const std::string& kernel, const KernelOptions& overr
       while (int(times.size()) < runs) times.push_back(call(run));
       result.status = "ok";
     }
-    result.median_seconds = median(times);
+    result.median_seconds = statistics(times).median;
     result.runs = int(times.size());
   } catch (const Error& error) {
     result.status = failure_status(error);

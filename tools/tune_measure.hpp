@@ -64,6 +64,4 @@ class Bench {
   cl_command_queue queue_ = nullptr;
 };
 
-double median(std::vector<double> values);
-
 }  // namespace clgemm::tune

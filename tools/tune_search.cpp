@@ -191,10 +191,10 @@ ClassOutcome tune_class(Bench& bench, const Space& space, TuneState& state,
     }
   std::size_t winner = 0;
   for (std::size_t i = 1; i < finalists.size(); ++i)
-    if (median(times[i]) < median(times[winner])) winner = i;
+    if (statistics(times[i]).median < statistics(times[winner]).median) winner = i;
   cs.winner = finalists[winner]->measurement.options;
-  cs.winner_gflops = bench.gflops(median(times[winner]));
-  cs.default_gflops = finalists[0]->is_default ? bench.gflops(median(times[0])) : 0;
+  cs.winner_gflops = bench.gflops(statistics(times[winner]).median);
+  cs.default_gflops = finalists[0]->is_default ? bench.gflops(statistics(times[0]).median) : 0;
   cs.finished = true;
   state.save();
   outcome.has_winner = true;

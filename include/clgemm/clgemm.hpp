@@ -6,6 +6,7 @@
 #include "clgemm/files.hpp"
 #include "clgemm/gemm.hpp"
 #include "clgemm/kernels.hpp"
+#include "clgemm/measure.hpp"
 #include "clgemm/precision.hpp"
 #include "clgemm/reference.hpp"
 #include "clgemm/tuning.hpp"

@@ -79,31 +79,38 @@ void validate_problem(const GemmProblem& problem);
 // CL_DEVICE_GLOBAL_MEM_SIZE. Call it before allocating host matrices for a problem.
 void check_fits_device(const GemmProblem& problem, const DeviceLimits& device);
 
+// What to run: the kernel, its parameter overrides and the precision. Calling is not
+// measuring: repetition, statistics and verification live in clgemm/measure.hpp.
 struct RunSettings {
   // A name from kernel_catalog(), or "auto": the tuning database's choice for the device and
   // the problem's shape class (see clgemm/tuning.hpp), derived parameters where it has none.
   std::string kernel = "auto";
   KernelOptions overrides;  // replaces derived parameters, e.g. {{"TILE", 8}}
   Precision precision = Precision::FP32;
-  int warmup_runs = 0;  // untimed launches before the timed ones
-  int timed_runs = 1;   // timed launches; C holds the result of one launch
 };
 
-struct GemmTiming {
-  std::string kernel;         // the kernel that ran (never "auto")
-  std::string kernel_choice;  // for "auto": what was chosen and why
+// Where the program a call ran came from.
+enum class ProgramOrigin {
+  None,       // nothing was launched (an empty problem, or alpha = 0 / K = 0 with beta = 1)
+  Compiled,   // compiled from source by this call
+  DiskCache,  // built from a binary in the on-disk cache by this call
+  Memory,     // already built in this context
+};
+const char* program_origin_name(ProgramOrigin origin);  // "none", "compiled", ...
+
+// The record of what one call ran, returned by both sgemm paths (and by build()).
+struct GemmRecord {
+  std::string kernel;         // the kernel that ran (never "auto"): a catalogue name,
+                              // "scale_c" (C = beta * C only) or "none"
+  std::string kernel_choice;  // why: auto's choice, or the BLAS case that needed no product
   Precision precision = Precision::FP32;
-  // How the precision was computed: "fp32", "tensor cores" (mma.sync) or "portable" (operands
-  // rounded like the tensor-core path, products by FMA).
+  // How the precision was computed: "fp32", "tensor cores (mma.sync)", "portable (operands
+  // rounded like the tensor-core path, products by FMA)", or "none".
   std::string precision_path = "fp32";
-  KernelOptions options;                 // the parameters the kernel was built with
-  std::string build_options;             // the full option string given to the compiler
-  double build_seconds = 0;              // 0 when the program was already built in this context
-  bool program_cached = false;           // already built in this context
-  bool program_from_disk_cache = false;  // built from a binary in the on-disk cache
-  double upload_seconds = 0;
-  double download_seconds = 0;
-  std::vector<double> run_seconds;  // one enqueue + finish per timed run
+  KernelOptions options;       // the parameters the kernel was built with
+  std::string build_options;   // the full option string given to the compiler
+  ProgramOrigin origin = ProgramOrigin::None;
+  double build_seconds = 0;    // compiling or loading the program; 0 from memory
 };
 
 // A Context may be used from several threads at once: programs are built once (concurrent
@@ -127,22 +134,22 @@ class Context {
 
   // Builds the kernel (or finds it in this context's cache) and returns the parameters it was
   // built with; sgemm() does this itself, so calling it first only separates the build time.
-  GemmTiming build(const std::string& kernel, const KernelOptions& overrides = {},
+  GemmRecord build(const std::string& kernel, const KernelOptions& overrides = {},
                    Precision precision = Precision::FP32);
 
-  // Computes C = alpha * A * B + beta * C. `a`, `b` and `c` hold problem.a_elements(),
-  // b_elements() and c_elements() floats. C is written only when the whole call succeeds;
-  // elements between rows (the ldc padding) are left as they were.
-  GemmTiming sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
+  // Computes C = alpha * A * B + beta * C, blocking. `a`, `b` and `c` hold
+  // problem.a_elements(), b_elements() and c_elements() floats. C is written only when the
+  // whole call succeeds; elements between rows (the ldc padding) are left as they were.
+  GemmRecord sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
                    const RunSettings& settings = {});
 
   // Enqueues C = alpha * op(A) * op(B) + beta * C on buffers of this context, on `queue` (of
   // this context and device), without waiting: `event`, when given, receives the kernel's
   // event (the caller releases it). The buffers must hold problem.a_elements() etc. floats;
-  // offsets count from each buffer's start. Only settings.kernel, overrides and precision are
-  // used.
-  void sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c, cl_command_queue queue,
-             cl_event* event = nullptr, const RunSettings& settings = {});
+  // offsets count from each buffer's start. Returns what was enqueued.
+  GemmRecord sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
+                   cl_command_queue queue, cl_event* event = nullptr,
+                   const RunSettings& settings = {});
 
   cl_context opencl_context() const;
   cl_device_id opencl_device() const;
