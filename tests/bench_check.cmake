@@ -1,7 +1,7 @@
 # cli.bench_tiny: runs clgemm-bench on two tiny square sizes and one odd shape with two kernels
 # and no peers, then checks the CSV (a row per kernel and shape, with the arithmetic intensity
-# and the ceiling from the given peaks) and the SVG chart (a document with both panels, each
-# kernel's line and its dashed ceiling). Run as
+# and the ceiling from the given peaks) and the JSON (the same rows, with the platform and the
+# peaks the chart needs; cli.bench_chart draws it with tools/plot_bench.py). Run as
 #   cmake -DBENCH=<clgemm-bench> -DWORK=<scratch directory> -P bench_check.cmake
 cmake_minimum_required(VERSION 3.20)  # policies: quoted strings in if() are not variables
 file(REMOVE_RECURSE "${WORK}")
@@ -9,14 +9,14 @@ file(MAKE_DIRECTORY "${WORK}")
 execute_process(
   COMMAND "${BENCH}" --sizes 64,96 --shapes 33x65x17 --kernels blocked,tile --peers none
           --min-time 0.01 --peak-gflops 100 --bandwidth-gbs 10
-          --svg "${WORK}/chart.svg" --csv "${WORK}/results.csv"
+          --json "${WORK}/results.json" --csv "${WORK}/results.csv"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "clgemm-bench exited with ${rc}")
 endif()
 
-foreach(file chart.svg results.csv)
+foreach(file results.json results.csv)
   if(NOT EXISTS "${WORK}/${file}")
     message(FATAL_ERROR "clgemm-bench did not write ${file}")
   endif()
@@ -40,12 +40,35 @@ foreach(expected ",blocked,64,64,64," ",tile,96,96,96," ",tile,33,65,17,"
   endif()
 endforeach()
 
-# SVG: a complete document with both panels, both kernels in the legend, dashed ceilings.
-file(READ "${WORK}/chart.svg" svg)
-foreach(expected "^<svg xmlns=\"http://www.w3.org/2000/svg\"" "</svg>\n$" "<polyline "
-                 "stroke-dasharray=\"7,4\"" ">blocked</text>" ">tile</text>" ">33x65x17</text>"
-                 "square size n" "GFLOP/s \\(log scale\\)")
-  if(NOT svg MATCHES "${expected}")
-    message(FATAL_ERROR "the SVG lacks '${expected}'")
+# JSON: the same six rows; tile at 64^3 with its intensity and ceiling, and on every row the
+# platform and the peaks given.
+file(READ "${WORK}/results.json" json)
+string(JSON rows LENGTH "${json}")
+if(NOT rows EQUAL 6)
+  message(FATAL_ERROR "expected 6 JSON rows, got ${rows}")
+endif()
+math(EXPR last "${rows} - 1")
+set(tile_64 FALSE)
+foreach(i RANGE ${last})
+  string(JSON platform GET "${json}" ${i} platform)
+  string(JSON peak GET "${json}" ${i} peak_gflops)
+  string(JSON bandwidth GET "${json}" ${i} bandwidth_gbs)
+  if(platform STREQUAL "" OR NOT peak MATCHES "^100(\\.0*)?$" OR
+     NOT bandwidth MATCHES "^10(\\.0*)?$")
+    message(FATAL_ERROR "JSON row ${i}: platform '${platform}', peaks ${peak} and ${bandwidth}")
+  endif()
+  string(JSON contender GET "${json}" ${i} contender)
+  string(JSON m GET "${json}" ${i} m)
+  string(JSON n GET "${json}" ${i} n)
+  if(contender STREQUAL "tile" AND m EQUAL 64 AND n EQUAL 64)
+    string(JSON intensity GET "${json}" ${i} intensity_flop_per_byte)
+    string(JSON ceiling GET "${json}" ${i} ceiling_gflops)
+    if(NOT intensity MATCHES "^3\\.5555" OR NOT ceiling MATCHES "^35\\.5555")
+      message(FATAL_ERROR "tile at 64^3: intensity ${intensity}, ceiling ${ceiling}")
+    endif()
+    set(tile_64 TRUE)
   endif()
 endforeach()
+if(NOT tile_64)
+  message(FATAL_ERROR "no JSON row for tile at 64x64x64")
+endif()

@@ -14,6 +14,7 @@ packages=(
   libgtest-dev libcli11-dev nlohmann-json3-dev
   libclblast-dev libopenblas-dev   # the peers clgemm-bench compares against
   clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for tools/fuzz.sh
+  python3-matplotlib         # tools/plot_bench.py, the bench's chart (ctest cli.bench_chart)
 )
 
 missing=()

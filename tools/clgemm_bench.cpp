@@ -1,9 +1,9 @@
 // clgemm-bench: sweeps GEMM shapes for chosen clgemm kernels and the peers found at build time
 // (CLBlast on the same buffers and queue; OpenBLAS on a CPU device), all in one process, and
-// writes a table, CSV and JSON, and with --svg a roofline chart (bench_chart.hpp) whose ceilings
-// come from each kernel's traffic model. Each figure is the median of repeated calls, each timed
-// from the call to the end of the queue's work, after a warm-up call that also verifies the
-// result.
+// writes a table, CSV and JSON, with each kernel's arithmetic intensity and roofline ceiling from
+// its traffic model (tools/plot_bench.py draws the JSON as a chart). Each figure is the median of
+// repeated calls, each timed from the call to the end of the queue's work, after a warm-up call
+// that also verifies the result.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -14,7 +14,6 @@
 #include <optional>
 #include <sstream>
 
-#include "bench_chart.hpp"
 #include "bench_peers.hpp"
 #include "clgemm/clgemm.hpp"
 #include "cli_support.hpp"
@@ -95,41 +94,6 @@ double roofline(double peak_gflops, double bandwidth_gbs, double intensity) {
   return ceiling;
 }
 
-clgemm::bench::Chart make_chart(const clgemm::DeviceLimits& device,
-                                const std::vector<clgemm::GemmProblem>& problems,
-                                const std::vector<Result>& results, double peak_gflops,
-                                double bandwidth_gbs) {
-  clgemm::bench::Chart chart;
-  chart.title = "SGEMM on " + device.name + " (" + device.platform_name + ")";
-  char peaks[160];
-  if (peak_gflops > 0 || bandwidth_gbs > 0)
-    std::snprintf(peaks, sizeof peaks, "ceilings from peak %s GFLOP/s, bandwidth %s GB/s",
-                  peak_gflops > 0 ? std::to_string(long(peak_gflops)).c_str() : "unknown",
-                  bandwidth_gbs > 0 ? std::to_string(long(bandwidth_gbs)).c_str() : "unknown");
-  else
-    std::snprintf(peaks, sizeof peaks, "no ceilings: give --peak-gflops and --bandwidth-gbs");
-  chart.subtitle = "row-major, beta 0, median of repeated calls; " + std::string(peaks);
-  chart.peak_gflops = peak_gflops;
-  for (const auto& p : problems) chart.problems.push_back({long(p.m), long(p.n), long(p.k)});
-  for (const auto& r : results) {
-    auto it = std::find_if(chart.series.begin(), chart.series.end(),
-                           [&](const auto& s) { return s.name == r.contender; });
-    if (it == chart.series.end()) {
-      chart.series.push_back({r.contender, std::vector<double>(problems.size(), 0.0),
-                              std::vector<double>(problems.size(), 0.0)});
-      it = chart.series.end() - 1;
-    }
-    for (std::size_t i = 0; i < problems.size(); ++i) {
-      const auto& p = problems[i];
-      if (p.m != r.problem.m || p.n != r.problem.n || p.k != r.problem.k) continue;
-      it->gflops[i] = r.gflops();
-      // Only a bandwidth makes a kernel's ceiling its own; the peak alone is the grey line.
-      if (bandwidth_gbs > 0) it->ceiling[i] = r.ceiling_gflops;
-    }
-  }
-  return chart;
-}
-
 // A contender "kernel" or "kernel@precision" (e.g. "auto@tf32"): fp32 when no precision is given.
 std::pair<std::string, clgemm::Precision> parse_contender(const std::string& text) {
   const auto at = text.find('@');
@@ -144,7 +108,7 @@ struct Arguments {
   std::vector<std::string> peers = {"all"};
   double min_time = 0.3;
   double peak_gflops = 0, bandwidth_gbs = 0;
-  std::string csv_path, json_path, svg_path, platform, device;
+  std::string csv_path, json_path, platform, device;
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -169,9 +133,8 @@ void add_options(CLI::App& app, Arguments& args) {
       ->capture_default_str()
       ->check(clgemm::cli::finite_range(0, 3600));
   app.add_option("--csv", args.csv_path, "write the results as CSV");
-  app.add_option("--json", args.json_path, "write the results as JSON");
-  app.add_option("--svg", args.svg_path,
-                 "draw GFLOP/s against size with each kernel's roofline ceiling as SVG");
+  app.add_option("--json", args.json_path,
+                 "write the results as JSON (tools/plot_bench.py draws it as PNG or SVG)");
   app.add_option("--peak-gflops", args.peak_gflops,
                  "device peak GFLOP/s for the ceilings (default: unknown, not drawn; "
                  "H200: 64500)")
@@ -185,9 +148,11 @@ void add_options(CLI::App& app, Arguments& args) {
   clgemm::cli::add_common_flags(app);
 }
 
-// The CSV and JSON of all results (unknown values: empty in CSV, null in JSON).
+// The CSV and JSON of all results (unknown values: empty in CSV, null in JSON). Each JSON row
+// also names the platform and the peaks its ceiling comes from, for the chart.
 std::pair<std::string, std::string> reports(const clgemm::DeviceLimits& limits,
-                                            const std::vector<Result>& results) {
+                                            const std::vector<Result>& results,
+                                            double peak_gflops, double bandwidth_gbs) {
   nlohmann::json json = nlohmann::json::array();
   std::ostringstream csv;
   csv << "device,contender,m,n,k,median_seconds,gflops,runs,verified,"
@@ -196,6 +161,7 @@ std::pair<std::string, std::string> reports(const clgemm::DeviceLimits& limits,
   auto cell = [](double v) { return v > 0 ? std::to_string(v) : std::string(); };
   for (const auto& r : results) {
     json.push_back({{"device", limits.name},
+                    {"platform", limits.platform_name},
                     {"contender", r.contender},
                     {"m", r.problem.m},
                     {"n", r.problem.n},
@@ -205,7 +171,9 @@ std::pair<std::string, std::string> reports(const clgemm::DeviceLimits& limits,
                     {"runs", r.runs},
                     {"verified", r.passed},
                     {"intensity_flop_per_byte", known(r.intensity)},
-                    {"ceiling_gflops", known(r.ceiling_gflops)}});
+                    {"ceiling_gflops", known(r.ceiling_gflops)},
+                    {"peak_gflops", known(peak_gflops)},
+                    {"bandwidth_gbs", known(bandwidth_gbs)}});
     csv << '"' << limits.name << "\"," << r.contender << ',' << r.problem.m << ',' << r.problem.n
         << ',' << r.problem.k << ',' << r.median_seconds << ',' << r.gflops() << ',' << r.runs
         << ',' << (r.passed ? "true" : "false") << ',' << cell(r.intensity) << ','
@@ -220,8 +188,7 @@ int run_benchmark(Arguments& args) {
     if (const auto [name, precision] = parse_contender(k); name != "auto")
       clgemm::find_kernel(name);
   auto problems = parse_shapes(args.sizes, args.shapes);
-  for (const auto& [flag, path] :
-       {std::pair{"--csv", &args.csv_path}, {"--json", &args.json_path}, {"--svg", &args.svg_path}})
+  for (const auto& [flag, path] : {std::pair{"--csv", &args.csv_path}, {"--json", &args.json_path}})
     if (!path->empty()) clgemm::cli::check_output_path(flag, *path);
 
   clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
@@ -311,14 +278,9 @@ int run_benchmark(Arguments& args) {
   }
   clReleaseCommandQueue(queue);
 
-  const auto [csv, json] = reports(limits, results);
+  const auto [csv, json] = reports(limits, results, args.peak_gflops, args.bandwidth_gbs);
   if (!args.csv_path.empty()) clgemm::cli::write_output("--csv", args.csv_path, csv);
   if (!args.json_path.empty()) clgemm::cli::write_output("--json", args.json_path, json);
-  if (!args.svg_path.empty())
-    clgemm::cli::write_output(
-        "--svg", args.svg_path,
-        clgemm::bench::render_svg(
-            make_chart(limits, problems, results, args.peak_gflops, args.bandwidth_gbs)));
   return all_passed ? clgemm::cli::kSuccess : clgemm::cli::kFailed;
 }
 

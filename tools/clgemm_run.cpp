@@ -65,7 +65,8 @@ KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
     clgemm::cli::note("timing kernel '" + kernel + "': a first call, " +
                       std::to_string(policy.warmup_runs) + " warm-up and " +
                       (args.reps > 0 ? std::to_string(args.reps) : std::string("3 to 50")) +
-                      " timed runs" + (args.verify ? ", the first call verified" : ""));
+                      " timed runs" +
+                      (args.verify ? ", the first call verified against the double reference" : ""));
   std::vector<float> c = c_initial;
   const clgemm::cli::SlowNotice notice(clgemm::cli::build_notice(
       clgemm::cli::kernel_that_runs(context, kernel, problem, settings.precision),

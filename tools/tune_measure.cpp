@@ -35,6 +35,15 @@ std::string first_lines(const std::string& text, int lines) {
 
 }  // namespace
 
+RunSettings run_settings(const std::string& kernel, const KernelOptions& overrides,
+                         const MeasureSettings& settings) {
+  RunSettings run;
+  run.kernel = kernel;
+  run.overrides = overrides;
+  run.precision = settings.precision;
+  return run;
+}
+
 Bench::Bench(Context& context, const GemmProblem& problem) : context_(context), problem_(problem) {
   check_fits_device(problem, context.device());  // before the host matrices are allocated
   a_ = clgemm::random_matrix(problem.a_elements(), 1);
@@ -64,10 +73,7 @@ double Bench::call(const RunSettings& settings) {
 Measurement Bench::measure(const std::string& kernel, const KernelOptions& overrides,
                            double best_seconds, const MeasureSettings& settings) {
   Measurement result;
-  RunSettings run;
-  run.kernel = kernel;
-  run.overrides = overrides;
-  run.precision = settings.precision;
+  const RunSettings run = run_settings(kernel, overrides, settings);
   try {
     const auto built = context_.build(kernel, overrides, settings.precision);
     result.options = built.options;
@@ -122,10 +128,8 @@ Measurement Bench::measure(const std::string& kernel, const KernelOptions& overr
 }
 
 std::vector<double> Bench::time_calls(const std::string& kernel, const KernelOptions& overrides,
-                                      int runs) {
-  RunSettings run;
-  run.kernel = kernel;
-  run.overrides = overrides;
+                                      int runs, const MeasureSettings& settings) {
+  const RunSettings run = run_settings(kernel, overrides, settings);
   std::vector<double> times;
   for (int i = 0; i < runs; ++i) times.push_back(call(run));
   return times;

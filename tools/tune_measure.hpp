@@ -50,9 +50,10 @@ class Bench {
   Measurement measure(const std::string& kernel, const KernelOptions& overrides,
                       double best_seconds, const MeasureSettings& settings);
 
-  // `runs` timed calls of an already verified candidate, in seconds each.
+  // `runs` timed calls of an already verified candidate, in seconds each, with the settings
+  // measure() used (the same precision).
   std::vector<double> time_calls(const std::string& kernel, const KernelOptions& overrides,
-                                 int runs);
+                                 int runs, const MeasureSettings& settings);
 
  private:
   double call(const RunSettings& settings);  // one sgemm + clFinish, in seconds
@@ -63,5 +64,10 @@ class Bench {
   cl_mem a_mem_ = nullptr, b_mem_ = nullptr, c_mem_ = nullptr;
   cl_command_queue queue_ = nullptr;
 };
+
+// What every timed call of a candidate runs, in measure() and in time_calls() alike: the
+// kernel, its overrides and the precision being tuned.
+RunSettings run_settings(const std::string& kernel, const KernelOptions& overrides,
+                         const MeasureSettings& settings);
 
 }  // namespace clgemm::tune

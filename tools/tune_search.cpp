@@ -187,7 +187,8 @@ ClassOutcome tune_class(Bench& bench, const Space& space, TuneState& state,
       const int runs = int(std::clamp(std::ceil(settings.measure.min_time / m.median_seconds), 3.0,
                                       double(std::max(3, settings.measure.max_runs))));
       const KernelOptions overrides = finalists[i]->is_default ? KernelOptions{} : m.options;
-      for (double t : bench.time_calls(settings.kernel, overrides, runs)) times[i].push_back(t);
+      for (double t : bench.time_calls(settings.kernel, overrides, runs, settings.measure))
+        times[i].push_back(t);
     }
   std::size_t winner = 0;
   for (std::size_t i = 1; i < finalists.size(); ++i)
