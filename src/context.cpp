@@ -243,6 +243,8 @@ GemmRecord describe(const detail::PreparedKernel& prepared, const std::string& r
   record.build_seconds = prepared.cached ? 0 : prepared.built->build_seconds;
   record.precision = prepared.precision;
   record.precision_path = prepared.precision_path;
+  record.kernel_local_memory_bytes = prepared.built->kernel_local_memory_bytes;
+  record.kernel_compile_work_group = prepared.built->compile_work_group;
   return record;
 }
 

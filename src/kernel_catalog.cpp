@@ -440,6 +440,42 @@ const KernelDescription& find_kernel(const std::string& name) {
   return detail::find_spec(name).description;
 }
 
+namespace {
+
+// The spec of `kernel`, with every one of its parameters present in `options`.
+const detail::KernelSpec& spec_with_options(const std::string& kernel, const KernelOptions& options) {
+  const auto& spec = detail::find_spec(kernel);
+  for (const auto& parameter : spec.description.parameters)
+    if (!options.count(parameter.name))
+      throw Error(ErrorCode::InvalidOption,
+                  "kernel '" + kernel + "' needs parameter " + parameter.name + " (options: '" +
+                      format_build_options(options) + "')",
+                  Argument::Kernel);
+  return spec;
+}
+
+}  // namespace
+
+std::array<std::size_t, 2> kernel_work_group(const std::string& kernel,
+                                             const KernelOptions& options) try {
+  return spec_with_options(kernel, options).work_group(options);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+std::size_t kernel_local_memory_bytes(const std::string& kernel, const KernelOptions& options) try {
+  return spec_with_options(kernel, options).local_memory_bytes(options);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+std::array<std::int64_t, 3> kernel_block(const std::string& kernel,
+                                         const KernelOptions& options) try {
+  return spec_with_options(kernel, options).block(options);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
 KernelOptions derive_options(const std::string& kernel, const DeviceLimits& limits) try {
   return detail::find_spec(kernel).derive(limits);
 } catch (...) {

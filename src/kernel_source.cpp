@@ -11,6 +11,8 @@
 
 #include "clgemm/errors.hpp"
 #include "clgemm/files.hpp"
+#include "clgemm/kernels.hpp"
+#include "error_boundary.hpp"
 
 namespace clgemm::detail {
 namespace fs = std::filesystem;
@@ -21,7 +23,7 @@ namespace {
 // <prefix>/lib/libclgemm.so wherever the installation was moved.
 std::string library_relative_kernel_dir() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&kernel_search_path), &info) == 0 || !info.dli_fname)
+  if (dladdr(reinterpret_cast<void*>(&clgemm::kernel_search_path), &info) == 0 || !info.dli_fname)
     return {};
   const fs::path lib = fs::path(info.dli_fname).parent_path();
   return (lib.parent_path() / "share" / "clgemm" / "kernels").string();
@@ -68,17 +70,31 @@ std::string inline_includes(const std::string& text, const fs::path& dir,
 
 }  // namespace
 
+}  // namespace clgemm::detail
+
+namespace clgemm {
+
 std::vector<std::string> kernel_search_path() {
   std::vector<std::string> dirs;
   if (const char* env = std::getenv("CLGEMM_KERNEL_DIR"); env && *env) dirs.push_back(env);
   // An installed library prefers the kernels installed beside it over the source tree it was
   // built from (which may have changed or be gone); a library in the build tree has none.
-  const std::string relative = library_relative_kernel_dir();
+  const std::string relative = detail::library_relative_kernel_dir();
   if (!relative.empty()) dirs.push_back(relative);
   dirs.push_back(CLGEMM_BUILD_KERNEL_DIR);
   if (relative != CLGEMM_INSTALL_KERNEL_DIR) dirs.push_back(CLGEMM_INSTALL_KERNEL_DIR);
   return dirs;
 }
+
+std::string kernel_source_path(const std::string& name) try {
+  return detail::load_kernel_source(name).path;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+}  // namespace clgemm
+
+namespace clgemm::detail {
 
 KernelSource load_kernel_source(const std::string& file) {
   std::string looked;

@@ -15,11 +15,7 @@ struct KernelSource {
   std::uint64_t hash = 0;
 };
 
-// The directories searched, in order: $CLGEMM_KERNEL_DIR, share/clgemm/kernels beside the
-// installed library (found through dladdr, so a moved prefix works), the source tree's
-// kernels/, and the configured install prefix.
-std::vector<std::string> kernel_search_path();
-
+// The file from the first directory of kernel_search_path() (clgemm/kernels.hpp) that has it.
 // Throws Error(KernelSourceNotFound) listing every place it looked.
 KernelSource load_kernel_source(const std::string& file);
 

@@ -65,6 +65,10 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(const std::string& kernel_
   try {
     cl::Kernel kernel(built->program, entry_point.c_str());
     built->kernel_work_group_size = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
+    built->kernel_local_memory_bytes =
+        std::size_t(kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device_));
+    const auto compiled = kernel.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(device_);
+    for (std::size_t i = 0; i < 3 && i < compiled.size(); ++i) built->compile_work_group[i] = compiled[i];
   } catch (const cl::Error& error) {
     // A source that compiles but lacks the entry point (an empty or foreign .cl file in
     // CLGEMM_KERNEL_DIR) fails here, after the build; no cl::Error may reach the caller.

@@ -3,6 +3,7 @@
 // compiled binary is also kept on disk (BinaryCache) so later processes skip the compiler.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -19,6 +20,8 @@ namespace clgemm::detail {
 struct BuiltProgram {
   cl::Program program;
   std::size_t kernel_work_group_size = 0;  // CL_KERNEL_WORK_GROUP_SIZE of the entry point
+  std::size_t kernel_local_memory_bytes = 0;        // CL_KERNEL_LOCAL_MEM_SIZE
+  std::array<std::size_t, 3> compile_work_group{};  // CL_KERNEL_COMPILE_WORK_GROUP_SIZE
   double build_seconds = 0;
   bool from_disk_cache = false;  // loaded from a stored binary rather than compiled
   // Where launches of this build must run one after another (PoCL 5.0, see launch_order.hpp):

@@ -169,7 +169,7 @@ std::string TuningDatabase::user_file_path() try {
 std::string TuningDatabase::shipped_directory() try {
   // The tuning directory sits beside each candidate kernel directory (kernels/ and tuning/ in
   // the source tree, share/clgemm/kernels and share/clgemm/tuning when installed).
-  for (const auto& dir : detail::kernel_search_path()) {
+  for (const auto& dir : kernel_search_path()) {
     const fs::path tuning = fs::path(dir).parent_path() / "tuning";
     std::error_code error;
     if (fs::is_directory(tuning, error)) return tuning.string();

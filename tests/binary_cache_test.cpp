@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "binary_cache.hpp"
 #include "test_support.hpp"
 
 namespace clgemm::testing {
@@ -85,24 +84,6 @@ TEST_F(BinaryCache, DisabledWithOff) {
   EXPECT_FALSE((run_in_new_context().origin == ProgramOrigin::DiskCache));
   EXPECT_FALSE((run_in_new_context().origin == ProgramOrigin::DiskCache));
   EXPECT_TRUE(cache_files().empty());
-}
-
-// An entry whose checksum covers its key: a valid entry of one option set copied to the file of
-// another (the header's key line rewritten too) is refused, not loaded as the other's binary.
-TEST(BinaryCacheEntry, ChecksumCoversTheKey) {
-  const std::vector<unsigned char> binary = {1, 2, 3, 4, 5};
-  const std::string entry = detail::BinaryCache::format_entry("key one", binary);
-  EXPECT_EQ(detail::BinaryCache::parse_entry(entry, "key one"), binary);
-  EXPECT_FALSE(detail::BinaryCache::parse_entry(entry, "key two").has_value());
-  std::string moved = entry;
-  moved.replace(moved.find("key one"), 7, "key two");
-  EXPECT_FALSE(detail::BinaryCache::parse_entry(moved, "key two").has_value());
-  for (std::size_t i = 0; i < entry.size(); ++i) {  // any one damaged byte is caught
-    std::string damaged = entry;
-    damaged[i] ^= 0x20;
-    const auto parsed = detail::BinaryCache::parse_entry(damaged, "key one");
-    EXPECT_TRUE(!parsed || *parsed == binary) << "byte " << i;
-  }
 }
 
 // A FIFO where the cache entry should be neither blocks nor breaks the call: it is rebuilt.

@@ -18,7 +18,6 @@
 #include <thread>
 #include <vector>
 
-#include "c_status.hpp"
 #include "clgemm/clgemm.h"
 #include "clgemm/clgemm.hpp"
 
@@ -661,47 +660,6 @@ TEST(CApi, BuildFailedCarriesTheLog) {
   EXPECT_NE(last_error().find("error"), std::string::npos) << "no build log: " << last_error();
   EXPECT_NE(last_error().find("-D TILE="), std::string::npos) << last_error();
   clgemm_context_destroy(context);
-}
-
-// No argument provokes these; the guard around every entry point maps them all the same.
-TEST(CApi, GuardMapsEveryOtherFailureAndLetsNothingEscape) {
-  using clgemm::detail::CallPath;
-  using clgemm::detail::guarded;
-  EXPECT_EQ(
-      guarded(CallPath::Host,
-              []() -> clgemm_status { throw clgemm::OpenCLError("clEnqueueNDRangeKernel", -5); }),
-      CLGEMM_OPENCL_FAILURE);
-  EXPECT_NE(last_error().find("clEnqueueNDRangeKernel failed with status -5"), std::string::npos);
-  EXPECT_EQ(guarded(CallPath::Host, []() -> clgemm_status { throw std::bad_alloc(); }),
-            CLGEMM_OUT_OF_HOST_MEMORY);
-  EXPECT_NE(last_error().find("out of host memory"), std::string::npos);
-  EXPECT_EQ(
-      guarded(CallPath::Other, []() -> clgemm_status { throw std::logic_error("something odd"); }),
-      CLGEMM_UNKNOWN_ERROR);
-  EXPECT_NE(last_error().find("something odd"), std::string::npos);
-  EXPECT_EQ(guarded(CallPath::Other, []() -> clgemm_status { throw 42; }), CLGEMM_UNKNOWN_ERROR);
-  EXPECT_EQ(guarded(CallPath::Host,
-                    []() -> clgemm_status {
-                      throw clgemm::Error(clgemm::ErrorCode::InvalidArgument, "odd",
-                                          clgemm::Argument::Settings);
-                    }),
-            CLGEMM_INVALID_ARGUMENT);
-  // The same C++ argument name means different things on the two paths.
-  auto buffer_a = []() -> clgemm_status {
-    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument, "bad A", clgemm::Argument::A);
-  };
-  EXPECT_EQ(guarded(CallPath::Host, buffer_a), CLGEMM_NULL_A);
-  EXPECT_EQ(guarded(CallPath::Buffers, buffer_a), CLGEMM_INVALID_BUFFER_A);
-  // Every error code has a status of its own in the table; only Internal is UNKNOWN_ERROR.
-  std::set<clgemm_status> statuses;
-  for (int code = 0; code <= int(clgemm::ErrorCode::Internal); ++code) {
-    const auto status = guarded(CallPath::Host, [code]() -> clgemm_status {
-      throw clgemm::Error(clgemm::ErrorCode(code), "x");
-    });
-    EXPECT_EQ(status == CLGEMM_UNKNOWN_ERROR, code == int(clgemm::ErrorCode::Internal))
-        << clgemm::error_code_name(clgemm::ErrorCode(code));
-    EXPECT_NE(std::string(clgemm::error_code_name(clgemm::ErrorCode(code))), "unknown-error");
-  }
 }
 
 TEST(CApi, EveryStatusHasItsOwnString) {

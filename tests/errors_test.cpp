@@ -7,7 +7,6 @@
 #include <fstream>
 #include <optional>
 
-#include "kernel_source.hpp"
 #include "test_support.hpp"
 
 namespace clgemm::testing {
@@ -146,12 +145,12 @@ TEST(Errors, AllocationLargerThanTheDeviceAllows) {
 
 TEST(Errors, MissingKernelSourceListsWhereItLooked) {
   try {
-    detail::load_kernel_source("no_such_kernel.cl");
+    kernel_source_path("no_such_kernel.cl");
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::KernelSourceNotFound);
     const std::string message = e.what();
-    for (const auto& dir : detail::kernel_search_path())
+    for (const auto& dir : kernel_search_path())
       EXPECT_NE(message.find(dir), std::string::npos) << dir << " missing from: " << message;
   }
 }

@@ -16,7 +16,6 @@
 #include <random>
 #include <thread>
 
-#include "kernel_source.hpp"
 #include "test_support.hpp"
 
 namespace clgemm::testing {
@@ -103,7 +102,7 @@ void expect_correct(Context& context, const std::string& kernel) {
 // Whether the kernels are found without CLGEMM_KERNEL_DIR (in the build tree or an
 // installation): the tests that replace that variable fall back on them.
 bool kernels_found_without_override() {
-  const auto dirs = detail::kernel_search_path();
+  const auto dirs = kernel_search_path();
   const char* env = std::getenv("CLGEMM_KERNEL_DIR");
   for (std::size_t i = (env && *env) ? 1 : 0; i < dirs.size(); ++i)
     if (fs::is_regular_file(fs::path(dirs[i]) / "tile.cl")) return true;
@@ -120,8 +119,8 @@ TEST(Fault, MissingKernelDirFallsBackToTheBuildTree) {
   tmp.write("not-a-directory", "x");
   for (const fs::path dir : {tmp.path() / "does-not-exist", tmp.path() / "not-a-directory"}) {
     KernelDirOverride env(dir);
-    ASSERT_EQ(detail::kernel_search_path().front(), dir.string());
-    EXPECT_NE(fs::path(detail::load_kernel_source("tile.cl").path).parent_path(), dir);
+    ASSERT_EQ(kernel_search_path().front(), dir.string());
+    EXPECT_NE(fs::path(kernel_source_path("tile.cl")).parent_path(), dir);
     Context context;
     expect_correct(context, "tile");
   }
@@ -136,17 +135,17 @@ TEST(Fault, UnreadableKernelFileIsSkippedAndReported) {
   fs::create_directory(tmp.path() / "tile.cl");
   fs::create_directory(tmp.path() / "no_such_kernel.cl");
   KernelDirOverride env(tmp.path());
-  EXPECT_NE(fs::path(detail::load_kernel_source("tile.cl").path).parent_path(), tmp.path());
+  EXPECT_NE(fs::path(kernel_source_path("tile.cl")).parent_path(), tmp.path());
   Context context;
   expect_correct(context, "tile");
 
   try {
-    detail::load_kernel_source("no_such_kernel.cl");
+    kernel_source_path("no_such_kernel.cl");
     FAIL() << "a directory was read as a kernel source";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::KernelSourceNotFound);
     const std::string message = e.what();
-    const auto dirs = detail::kernel_search_path();
+    const auto dirs = kernel_search_path();
     ASSERT_EQ(dirs.front(), tmp.path().string());
     for (const auto& dir : dirs)
       EXPECT_NE(message.find(dir), std::string::npos) << dir << " missing from: " << message;
@@ -160,7 +159,7 @@ TEST(Fault, UnreadableKernelFileIsSkippedAndReported) {
   if (geteuid() == 0) return;  // root reads files whatever their permissions
   tmp.write("coarsened.cl", "__kernel void gemm_coarsened() {}\n");
   fs::permissions(tmp.path() / "coarsened.cl", fs::perms::none);
-  EXPECT_NE(fs::path(detail::load_kernel_source("coarsened.cl").path).parent_path(), tmp.path());
+  EXPECT_NE(fs::path(kernel_source_path("coarsened.cl")).parent_path(), tmp.path());
 }
 
 // The .cl file is found but its #include is not (includes resolve in the file's directory).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "clgemm/clgemm.hpp"
+#include "test_support.hpp"
 
 namespace clgemm {
 namespace {
@@ -151,3 +152,31 @@ TEST(Catalog, PrecisionsOfEachKernel) {
 
 }  // namespace
 }  // namespace clgemm
+
+namespace clgemm::testing {
+namespace {
+
+// The catalogue's model of each kernel agrees with what the built kernel reports: the bytes of
+// local memory it declares (CL_KERNEL_LOCAL_MEM_SIZE) and, where the kernel fixes it with
+// reqd_work_group_size, its work-group (CL_KERNEL_COMPILE_WORK_GROUP_SIZE).
+TEST(KernelModel, MatchesWhatTheBuiltKernelReports) {
+  for (const auto& name : fp32_kernel_names()) {
+    SCOPED_TRACE(name);
+    const GemmRecord record = shared_context().build(name);
+    const auto wg = kernel_work_group(name, record.options);
+    const auto& compiled = record.kernel_compile_work_group;
+    if (compiled[0] != 0) {
+      EXPECT_EQ(compiled[0], wg[0]);
+      EXPECT_EQ(compiled[1], wg[1]);
+      EXPECT_EQ(compiled[2], 1u);
+    }
+    EXPECT_EQ(record.kernel_local_memory_bytes, kernel_local_memory_bytes(name, record.options));
+    const auto block = kernel_block(name, record.options);
+    for (auto extent : block) EXPECT_GE(extent, 1);
+  }
+  EXPECT_THROW(kernel_work_group("tile", {}), Error);  // a parameter missing
+  EXPECT_THROW(kernel_local_memory_bytes("nope", {}), Error);
+}
+
+}  // namespace
+}  // namespace clgemm::testing

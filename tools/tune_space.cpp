@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "clgemm/errors.hpp"
-#include "kernel_spec.hpp"
+#include "clgemm/kernels.hpp"
 
 namespace clgemm::tune {
 namespace {
@@ -116,12 +116,11 @@ long block_per_work_item(const KernelOptions& o) {
 }
 
 long registers_per_work_item(const std::string& kernel, const KernelOptions& o) {
-  const auto& spec = detail::find_spec(kernel);
-  const auto wg = spec.work_group(o);
+  const auto wg = kernel_work_group(kernel, o);
   const long items = long(std::max<std::size_t>(1, wg[0] * wg[1]));
   const long block = std::max(1L, block_per_work_item(o));
   // Kernels with two local pages stage one page's slice per work-item in registers.
-  const long staged = long(spec.local_memory_bytes(o) / sizeof(float) / 2) / items;
+  const long staged = long(kernel_local_memory_bytes(kernel, o) / sizeof(float) / 2) / items;
   return block + staged + get(o, "PRIVATE_K", 0);
 }
 
@@ -132,7 +131,7 @@ std::string prune_reason(const std::string& kernel, const KernelOptions& options
   } catch (const Error&) {
     return "invalid";
   }
-  const auto wg = detail::find_spec(kernel).work_group(options);
+  const auto wg = kernel_work_group(kernel, options);
   if (wg[0] * wg[1] < context.min_work_items) return "few-work-items";
   if (registers_per_work_item(kernel, options) > context.register_budget) return "register-budget";
   const long rows = get(options, "TILE_M", get(options, "TILE", 1));

@@ -4,6 +4,7 @@
 // caller already has, on the caller's queue, with no host round trip.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -111,6 +112,10 @@ struct GemmRecord {
   std::string build_options;   // the full option string given to the compiler
   ProgramOrigin origin = ProgramOrigin::None;
   double build_seconds = 0;    // compiling or loading the program; 0 from memory
+  // What the built kernel reports (CL_KERNEL_LOCAL_MEM_SIZE, CL_KERNEL_COMPILE_WORK_GROUP_SIZE),
+  // to compare with the catalogue's model (kernel_local_memory_bytes, kernel_work_group).
+  std::size_t kernel_local_memory_bytes = 0;
+  std::array<std::size_t, 3> kernel_compile_work_group{};
 };
 
 // A Context may be used from several threads at once: programs are built once (concurrent

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -54,6 +55,21 @@ KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& lim
 // Checks a complete set of parameters against the kernel's constraints and the device limits.
 void validate_options(const std::string& kernel, const KernelOptions& options,
                       const DeviceLimits& limits);
+
+// The kernel's model, for a complete set of its parameters (e.g. from resolve_options): the
+// work-group (x, y) it launches with, the bytes of local memory it declares, and the block one
+// work-group covers (rows and columns of C, and the depth of one K step). Each throws
+// Error(UnknownKernel) or Error(InvalidOption) for an unknown kernel or a missing parameter.
+std::array<std::size_t, 2> kernel_work_group(const std::string& kernel, const KernelOptions& options);
+std::size_t kernel_local_memory_bytes(const std::string& kernel, const KernelOptions& options);
+std::array<std::int64_t, 3> kernel_block(const std::string& kernel, const KernelOptions& options);
+
+// Where kernel sources are looked for, in order: $CLGEMM_KERNEL_DIR, share/clgemm/kernels
+// beside the installed library, the source tree's kernels/, the configured install prefix.
+std::vector<std::string> kernel_search_path();
+// The file `name` (e.g. "tile.cl") is loaded from: the first regular file of that name on the
+// search path. Throws Error(KernelSourceNotFound) listing every place it looked.
+std::string kernel_source_path(const std::string& name);
 
 // "-D NAME=value ..." as passed to the OpenCL compiler.
 std::string format_build_options(const KernelOptions& options);
