@@ -81,9 +81,8 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
       // Nothing to compute; an event asked for still completes after the queue's earlier work.
       if (event) caller_queue.enqueueMarkerWithWaitList(nullptr, &done);
     } else {
-      const bool swapped = problem.layout == Layout::ColumnMajor;
-      call.a.buffer = swapped ? b : a;
-      call.b.buffer = swapped ? a : b;
+      call.a.buffer = call.column_major ? b : a;  // row_major_call swapped the operands
+      call.b.buffer = call.column_major ? a : b;
       call.c.buffer = c;
       if (plan.kind == detail::CallKind::Gemm) {
         call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());

@@ -87,12 +87,11 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
   const DeviceLimits& limits = device();
   check_fits_device(problem, limits);
 
-  const bool swapped = problem.layout == Layout::ColumnMajor;
   const HostSpan a_span = span_of(a, problem.a_offset, problem.a_elements());
   const HostSpan b_span = span_of(b, problem.b_offset, problem.b_elements());
   const HostSpan c_span = span_of(c, problem.c_offset, problem.c_elements());
-  const HostSpan& first = swapped ? b_span : a_span;   // the kernel's A
-  const HostSpan& second = swapped ? a_span : b_span;  // the kernel's B
+  const HostSpan& first = call.column_major ? b_span : a_span;   // the kernel's A
+  const HostSpan& second = call.column_major ? a_span : b_span;  // the kernel's B
   // Each span is uploaded from its offset, so the kernel sees offsets of zero. In place
   // (zero-copy), a span's alignment is its host address's; copied, the device's.
   call.a.offset = call.b.offset = call.c.offset = 0;

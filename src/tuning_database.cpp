@@ -323,7 +323,7 @@ namespace {
 bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
   for (const auto& description : kernel_catalog())
     if (description.name == kernel)
-      return description.computes(precision) && (!description.needs_tensor_cores || tensor_cores);
+      return description.runs(precision, tensor_cores);
   return false;  // an entry put() by a program, naming no kernel of this library
 }
 

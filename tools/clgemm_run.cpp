@@ -263,7 +263,7 @@ int run_tool(const Arguments& args) {
   if (args.kernel == "all") {
     // Every kernel that computes the precision on this device.
     for (const auto& k : clgemm::kernel_catalog())
-      if (k.computes(precision) && (!k.needs_tensor_cores || context.has_tensor_cores()))
+      if (k.runs(precision, context.has_tensor_cores()))
         kernels.push_back(k.name);
   } else {
     kernels.push_back(kernel);

@@ -36,6 +36,10 @@ struct KernelDescription {
   bool computes(Precision precision) const {
     return std::find(precisions.begin(), precisions.end(), precision) != precisions.end();
   }
+  // Whether it can compute `precision` on a device with or without tensor cores.
+  bool runs(Precision precision, bool tensor_cores) const {
+    return computes(precision) && (!needs_tensor_cores || tensor_cores);
+  }
 };
 
 // Every kernel, in ladder order (base first).
