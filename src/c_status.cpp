@@ -121,11 +121,11 @@ extern "C" const char* clgemm_status_string(clgemm_status status) {
     case CLGEMM_SUCCESS:
       return "success";
     case CLGEMM_INVALID_M:
-      return "invalid M (below 1 or above 2^31 - 1)";
+      return "invalid M (negative or above 2^31 - 1)";
     case CLGEMM_INVALID_N:
-      return "invalid N (below 1 or above 2^31 - 1)";
+      return "invalid N (negative or above 2^31 - 1)";
     case CLGEMM_INVALID_K:
-      return "invalid K (below 1 or above 2^31 - 1)";
+      return "invalid K (negative or above 2^31 - 1)";
     case CLGEMM_INVALID_LDA:
       return "invalid lda (smaller than a stored line of A)";
     case CLGEMM_INVALID_LDB:

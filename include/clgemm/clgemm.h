@@ -31,7 +31,7 @@ enum {
 /* One distinct code per kind of failure and per argument at fault. The values are stable. */
 typedef enum clgemm_status {
   CLGEMM_SUCCESS = 0,
-  CLGEMM_INVALID_M = 1, /* below 1 or above 2^31 - 1 */
+  CLGEMM_INVALID_M = 1, /* negative or above 2^31 - 1 (0 is a quick return) */
   CLGEMM_INVALID_N = 2,
   CLGEMM_INVALID_K = 3,
   CLGEMM_INVALID_LDA = 4, /* smaller than the stored line of A, or above 2^31 - 1 */
