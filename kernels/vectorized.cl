@@ -56,15 +56,18 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_vectoriz
     for (int j = 0; j < BATCH_N; ++j) acc[i][j] = 0.0f;
 
   const int steps = (K + TILE_K - 1) / TILE_K;
-  FETCH_SLICE(0);
-  STORE_SLICE(0);
+  fetch_a_slice(A, lda, M, K, row0, 0, tid, a_next);
+  fetch_b_slice(B, ldb, N, K, col0, 0, tid, b_next);
+  store_a_slice(&a_pages[0][0][0], tid, a_next);
+  store_b_slice(&b_pages[0][0][0], tid, b_next);
   barrier(CLK_LOCAL_MEM_FENCE);
 
   for (int step = 0; step < steps; ++step) {
     const int page = step & 1;
     const bool more = step + 1 < steps;
     if (more) {
-      FETCH_SLICE((step + 1) * TILE_K);
+      fetch_a_slice(A, lda, M, K, row0, (step + 1) * TILE_K, tid, a_next);
+      fetch_b_slice(B, ldb, N, K, col0, (step + 1) * TILE_K, tid, b_next);
     }
 
     for (int k = 0; k < TILE_K; ++k) {
@@ -77,7 +80,8 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_vectoriz
 
     // The other page was last read before the previous barrier, so it is free to overwrite.
     if (more) {
-      STORE_SLICE(page ^ 1);
+      store_a_slice(&a_pages[page ^ 1][0][0], tid, a_next);
+      store_b_slice(&b_pages[page ^ 1][0][0], tid, b_next);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
