@@ -335,19 +335,26 @@ KernelSpec blocked_spec() {
   return s;
 }
 
+// The shape of the tensor-core instruction, mma.sync.m16n8k8 (MMA_M, MMA_N, MMA_K in
+// kernels/ptx.clh): a warp's part of C is a grid of kMmaM x kMmaN tiles.
+constexpr long kMmaM = 16, kMmaN = 8;
+
 KernelSpec tensorcore_spec() {
   KernelSpec s;
-  s.description = {"tensorcore",
-                   "tensorcore.cl",
-                   "TF32 and 3xTF32 on NVIDIA tensor cores: mma.sync per warp tile, cp.async "
-                   "copies into STAGES local pages",
-                   {{"TILE_M", "rows of C per work-group"},
-                    {"TILE_N", "columns of C per work-group"},
-                    {"TILE_K", "depth of one slice: 8, 16 or 32"},
-                    {"WARP_M", "rows of C per warp, a multiple of 16"},
-                    {"WARP_N", "columns of C per warp, a multiple of 8"},
-                    {"STAGES", "local pages in flight", 2, 4},
-                    {"VEC", "floats per cp.async of an aligned operand (1 or 4)", 1, 4}}};
+  s.description = {
+      "tensorcore",
+      "tensorcore.cl",
+      "TF32 and 3xTF32 on NVIDIA tensor cores: mma.sync per warp tile, cp.async "
+      "copies into STAGES local pages",
+      {{"TILE_M", "rows of C per work-group"},
+       {"TILE_N", "columns of C per work-group"},
+       {"TILE_K", "depth of one slice: 8, 16 or 32"},
+       {"WARP_M", "rows of C per warp, a multiple of MMA_M = " + std::to_string(kMmaM) +
+                      " (the M of mma.sync.m16n8k8)"},
+       {"WARP_N", "columns of C per warp, a multiple of MMA_N = " + std::to_string(kMmaN) +
+                      " (the N of mma.sync.m16n8k8)"},
+       {"STAGES", "local pages in flight", 2, 4},
+       {"VEC", "floats per cp.async of an aligned operand (1 or 4)", 1, 4}}};
   s.description.precisions = {Precision::TF32, Precision::TF32x3};
   s.description.needs_tensor_cores = true;
   s.entry_point = "gemm_tensorcore";
@@ -381,8 +388,10 @@ KernelSpec tensorcore_spec() {
        [](const KernelOptions& o) {
          return opt(o, "TILE_M") % 32 == 0 && opt(o, "TILE_N") % 32 == 0;
        }},
-      {"WARP_M % 16 == 0", [](const KernelOptions& o) { return opt(o, "WARP_M") % 16 == 0; }},
-      {"WARP_N % 8 == 0", [](const KernelOptions& o) { return opt(o, "WARP_N") % 8 == 0; }},
+      {"WARP_M % MMA_M == 0 (MMA_M = " + std::to_string(kMmaM) + ", the M of mma.sync.m16n8k8)",
+       [](const KernelOptions& o) { return opt(o, "WARP_M") % kMmaM == 0; }},
+      {"WARP_N % MMA_N == 0 (MMA_N = " + std::to_string(kMmaN) + ", the N of mma.sync.m16n8k8)",
+       [](const KernelOptions& o) { return opt(o, "WARP_N") % kMmaN == 0; }},
       {"TILE_M % WARP_M == 0",
        [](const KernelOptions& o) { return opt(o, "TILE_M") % opt(o, "WARP_M") == 0; }},
       {"TILE_N % WARP_N == 0",
