@@ -1,11 +1,11 @@
 // blocked: the production kernel. It keeps the vectorized rung's structure (rectangular
-// TILE_M x TILE_N x TILE_K work-group tiles, a BATCH_M x BATCH_N block of C per work-item as
+// TILE_M x TILE_N x TILE_K work-group tiles, an ITEM_M x ITEM_N block of C per work-item as
 // a sum of outer products, VEC-wide global loads, two local pages with the next slice held in
 // registers) and removes its bottleneck, the local-memory reads: a work-item owns groups of 4
 // adjacent rows and 4 adjacent columns, so each k step reads its operands from local memory
 // as float4 (one 16-byte read where the ladder issues four 4-byte ones).
 //
-// Work-item (tx, ty) owns rows ty*4 + i4*WG_M*4 + {0..3} for i4 < BATCH_M/4, and columns
+// Work-item (tx, ty) owns rows ty*4 + i4*WG_M*4 + {0..3} for i4 < ITEM_M/4, and columns
 // tx*4 + j4*WG_N*4 + {0..3}: the float4 reads of a warp are consecutive 16-byte words (B) or
 // the same word (A), free of bank conflicts, and stores to C coalesce in groups of four.
 //
@@ -24,11 +24,11 @@
 #ifndef TILE_K
 #define TILE_K 16 // depth of one K step
 #endif
-#ifndef BATCH_M
-#define BATCH_M 8 // rows of C per work-item, a multiple of 4
+#ifndef ITEM_M
+#define ITEM_M 8 // rows of C per work-item, a multiple of 4
 #endif
-#ifndef BATCH_N
-#define BATCH_N 8 // columns of C per work-item, a multiple of 4
+#ifndef ITEM_N
+#define ITEM_N 8 // columns of C per work-item, a multiple of 4
 #endif
 #ifndef VEC
 #define VEC 4 // floats per global load: 1, 2, 4, 8 or 16
@@ -45,8 +45,8 @@
 #define UNROLL_LOOP
 #endif
 
-#define WG_M (TILE_M / BATCH_M) // work-items along M (dimension 1)
-#define WG_N (TILE_N / BATCH_N) // work-items along N (dimension 0)
+#define WG_M (TILE_M / ITEM_M) // work-items along M (dimension 1)
+#define WG_N (TILE_N / ITEM_N) // work-items along N (dimension 0)
 #define THREADS (WG_M * WG_N)
 #define A_LOADS (TILE_M * TILE_K / VEC / THREADS)
 #define B_LOADS (TILE_K * TILE_N / VEC / THREADS)
@@ -70,82 +70,86 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
   __local float b_pages[2][TILE_K][TILE_N] __attribute__((aligned(16)));
   floatV a_next[A_LOADS], b_next[B_LOADS];
 
-  float acc[BATCH_M][BATCH_N];
+  float acc[ITEM_M][ITEM_N];
 UNROLL_LOOP
-  for (int i = 0; i < BATCH_M; ++i)
+  for (int i = 0; i < ITEM_M; ++i)
 UNROLL_LOOP
-    for (int j = 0; j < BATCH_N; ++j) acc[i][j] = 0.0f;
+    for (int j = 0; j < ITEM_N; ++j) acc[i][j] = 0.0f;
 
   const int steps = (K + TILE_K - 1) / TILE_K;
-  FETCH_SLICE(0);
-  STORE_SLICE(0);
+  fetch_a_slice(A, lda, M, K, row0, 0, tid, a_next);
+  fetch_b_slice(B, ldb, N, K, col0, 0, tid, b_next);
+  store_a_slice(&a_pages[0][0][0], tid, a_next);
+  store_b_slice(&b_pages[0][0][0], tid, b_next);
   barrier(CLK_LOCAL_MEM_FENCE);
 
   for (int step = 0; step < steps; ++step) {
     const int page = step & 1;
     const bool more = step + 1 < steps;
     if (more) {
-      FETCH_SLICE((step + 1) * TILE_K);
+      fetch_a_slice(A, lda, M, K, row0, (step + 1) * TILE_K, tid, a_next);
+      fetch_b_slice(B, ldb, N, K, col0, (step + 1) * TILE_K, tid, b_next);
     }
 
 UNROLL_LOOP
     for (int k = 0; k < TILE_K; ++k) {
-      float a_reg[BATCH_M], b_reg[BATCH_N];
+      float a_reg[ITEM_M], b_reg[ITEM_N];
 UNROLL_LOOP
-      for (int i4 = 0; i4 < BATCH_M / 4; ++i4)
+      for (int i4 = 0; i4 < ITEM_M / 4; ++i4)
         vstore4(LOCAL_FLOAT4(a_pages[page], k, (ty + i4 * WG_M) * 4), 0, a_reg + 4 * i4);
 UNROLL_LOOP
-      for (int j4 = 0; j4 < BATCH_N / 4; ++j4)
+      for (int j4 = 0; j4 < ITEM_N / 4; ++j4)
         vstore4(LOCAL_FLOAT4(b_pages[page], k, (tx + j4 * WG_N) * 4), 0, b_reg + 4 * j4);
 #if PRECISION == PRECISION_FP32
 UNROLL_LOOP
-      for (int i = 0; i < BATCH_M; ++i)
+      for (int i = 0; i < ITEM_M; ++i)
 UNROLL_LOOP
-        for (int j = 0; j < BATCH_N; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
+        for (int j = 0; j < ITEM_N; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
 #else
-      float a_high[BATCH_M], b_high[BATCH_N];
+      float a_high[ITEM_M], b_high[ITEM_N];
 UNROLL_LOOP
-      for (int i = 0; i < BATCH_M; ++i) a_high[i] = round_tf32(a_reg[i]);
+      for (int i = 0; i < ITEM_M; ++i) a_high[i] = round_tf32(a_reg[i]);
 UNROLL_LOOP
-      for (int j = 0; j < BATCH_N; ++j) b_high[j] = round_tf32(b_reg[j]);
+      for (int j = 0; j < ITEM_N; ++j) b_high[j] = round_tf32(b_reg[j]);
 #if PRECISION == PRECISION_3XTF32
       // a*b as hi*hi + (hi*lo + lo*hi): the cross terms are summed at the product's scale and
       // enter the accumulator with the main product, so the accumulator is rounded once per
       // step as in fp32 (three separate accumulations would round it three times).
-      float b_low[BATCH_N];
+      float b_low[ITEM_N];
 UNROLL_LOOP
-      for (int j = 0; j < BATCH_N; ++j) b_low[j] = tf32_low_part(b_reg[j], b_high[j]);
+      for (int j = 0; j < ITEM_N; ++j) b_low[j] = tf32_low_part(b_reg[j], b_high[j]);
 UNROLL_LOOP
-      for (int i = 0; i < BATCH_M; ++i) {
+      for (int i = 0; i < ITEM_M; ++i) {
         const float a_low = tf32_low_part(a_reg[i], a_high[i]);
 UNROLL_LOOP
-        for (int j = 0; j < BATCH_N; ++j) {
+        for (int j = 0; j < ITEM_N; ++j) {
           const float cross = fma(a_low, b_high[j], a_high[i] * b_low[j]);
           acc[i][j] += fma(a_high[i], b_high[j], cross);
         }
       }
 #else
 UNROLL_LOOP
-      for (int i = 0; i < BATCH_M; ++i)
+      for (int i = 0; i < ITEM_M; ++i)
 UNROLL_LOOP
-        for (int j = 0; j < BATCH_N; ++j) acc[i][j] = mad(a_high[i], b_high[j], acc[i][j]);
+        for (int j = 0; j < ITEM_N; ++j) acc[i][j] = mad(a_high[i], b_high[j], acc[i][j]);
 #endif
 #endif
     }
 
     // The other page was last read before the previous barrier, so it is free to overwrite.
     if (more) {
-      STORE_SLICE(page ^ 1);
+      store_a_slice(&a_pages[page ^ 1][0][0], tid, a_next);
+      store_b_slice(&b_pages[page ^ 1][0][0], tid, b_next);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
 UNROLL_LOOP
-  for (int i = 0; i < BATCH_M; ++i) {
+  for (int i = 0; i < ITEM_M; ++i) {
     const int row = row0 + (ty + (i / 4) * WG_M) * 4 + i % 4;
     if (row >= M) continue;
 UNROLL_LOOP
-    for (int j = 0; j < BATCH_N; ++j) {
+    for (int j = 0; j < ITEM_N; ++j) {
       const int col = col0 + (tx + (j / 4) * WG_N) * 4 + j % 4;
       if (col < N) store_c(C, c_offset + (size_t)row * ldc + col, acc[i][j], alpha, beta);
     }

@@ -1,7 +1,7 @@
-// coarsened: each work-item computes a BATCH x BATCH block of C as a sum of outer products.
-// Per step k it holds BATCH values of A (a column slice) and BATCH values of B (a row slice) in
-// registers and updates BATCH * BATCH accumulators, so each local-memory read feeds BATCH
-// multiply-adds instead of one. A work-group of (TILE/BATCH)^2 work-items covers a TILE x TILE
+// coarsened: each work-item computes an ITEM x ITEM block of C as a sum of outer products.
+// Per step k it holds ITEM values of A (a column slice) and ITEM values of B (a row slice) in
+// registers and updates ITEM * ITEM accumulators, so each local-memory read feeds ITEM
+// multiply-adds instead of one. A work-group of (TILE/ITEM)^2 work-items covers a TILE x TILE
 // block of C, streaming TILE x TILE tiles of A and B through local memory.
 //
 // A work-item owns the rows ty + i * WG and columns tx + j * WG of its tile (strided, not
@@ -12,10 +12,10 @@
 #ifndef TILE
 #define TILE 64 // edge of the block of C per work-group, and the depth of each K step
 #endif
-#ifndef BATCH
-#define BATCH 4 // edge of the block of C per work-item
+#ifndef ITEM
+#define ITEM 4 // edge of the block of C per work-item
 #endif
-#define WG (TILE / BATCH) // work-group edge in work-items
+#define WG (TILE / ITEM) // work-group edge in work-items
 
 __kernel __attribute__((reqd_work_group_size(WG, WG, 1))) void gemm_coarsened(GEMM_PARAMETERS) {
   const int tx = get_local_id(0);
@@ -28,13 +28,13 @@ __kernel __attribute__((reqd_work_group_size(WG, WG, 1))) void gemm_coarsened(GE
   __local float a_tile[TILE][TILE + 1]; // [k][m]: A transposed, padded against bank conflicts
   __local float b_tile[TILE][TILE + 1]; // [k][n], padded for the transposed store
 
-  float acc[BATCH][BATCH];
-  for (int i = 0; i < BATCH; ++i)
-    for (int j = 0; j < BATCH; ++j) acc[i][j] = 0.0f;
+  float acc[ITEM][ITEM];
+  for (int i = 0; i < ITEM; ++i)
+    for (int j = 0; j < ITEM; ++j) acc[i][j] = 0.0f;
 
   for (int k0 = 0; k0 < K; k0 += TILE) {
-    for (int i = 0; i < BATCH; ++i) {
-      for (int j = 0; j < BATCH; ++j) {
+    for (int i = 0; i < ITEM; ++i) {
+      for (int j = 0; j < ITEM; ++j) {
         // c follows tx, so it walks each operand's contiguous dimension: loads coalesce.
         const int r = ty + i * WG;
         const int c = tx + j * WG;
@@ -55,19 +55,19 @@ __kernel __attribute__((reqd_work_group_size(WG, WG, 1))) void gemm_coarsened(GE
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (int k = 0; k < TILE; ++k) {
-      float a_reg[BATCH], b_reg[BATCH];
-      for (int i = 0; i < BATCH; ++i) a_reg[i] = a_tile[k][ty + i * WG];
-      for (int j = 0; j < BATCH; ++j) b_reg[j] = b_tile[k][tx + j * WG];
-      for (int i = 0; i < BATCH; ++i)
-        for (int j = 0; j < BATCH; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
+      float a_reg[ITEM], b_reg[ITEM];
+      for (int i = 0; i < ITEM; ++i) a_reg[i] = a_tile[k][ty + i * WG];
+      for (int j = 0; j < ITEM; ++j) b_reg[j] = b_tile[k][tx + j * WG];
+      for (int i = 0; i < ITEM; ++i)
+        for (int j = 0; j < ITEM; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
-  for (int i = 0; i < BATCH; ++i) {
+  for (int i = 0; i < ITEM; ++i) {
     const int row = row0 + ty + i * WG;
     if (row >= M) continue;
-    for (int j = 0; j < BATCH; ++j) {
+    for (int j = 0; j < ITEM; ++j) {
       const int col = col0 + tx + j * WG;
       if (col < N) store_c(C, c_offset + (size_t)row * ldc + col, acc[i][j], alpha, beta);
     }

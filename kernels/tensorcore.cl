@@ -4,12 +4,12 @@
 // same precision modes run on `blocked` with ordinary FMAs and the rounding of tf32.clh.
 //
 // A work-group of WARPS_M x WARPS_N warps computes a TILE_M x TILE_N block of C. Each warp owns
-// a WARP_M x WARP_N part of it, a grid of 16 x 8 tiles, and each tile is the accumulator of one
-// mma.sync.m16n8k8 (four floats per lane). TILE_K-deep slices of A and B go from global to
-// local memory with cp.async, without a detour through registers, into STAGES pages: the
-// copies of the next slices run while the tensor cores work on this one. The pages keep each
-// operand in the order it has in global memory, swizzled rather than padded so that three
-// 128 x 128 x 16 stages fit in the 48 KiB a work-group gets.
+// a WARP_M x WARP_N part of it, a grid of MMA_M x MMA_N tiles (the instruction shape, ptx.clh),
+// and each tile is the accumulator of one mma.sync.m16n8k8 (four floats per lane). TILE_K-deep
+// slices of A and B go from global to local memory with cp.async, without a detour through
+// registers, into STAGES pages: the copies of the next slices run while the tensor cores work
+// on this one. The pages keep each operand in the order it has in global memory, swizzled
+// rather than padded so that three 128 x 128 x 16 stages fit in the 48 KiB a work-group gets.
 #include "gemm_common.clh"
 
 #ifndef PRECISION
@@ -28,10 +28,10 @@
 #define TILE_K 16 // depth of one slice: 8, 16 or 32
 #endif
 #ifndef WARP_M
-#define WARP_M 64 // rows of C per warp, a multiple of 16
+#define WARP_M 64 // rows of C per warp, a multiple of MMA_M (16)
 #endif
 #ifndef WARP_N
-#define WARP_N 64 // columns of C per warp, a multiple of 8
+#define WARP_N 64 // columns of C per warp, a multiple of MMA_N (8)
 #endif
 #ifndef STAGES
 #define STAGES 3 // local pages in flight: 2, 3 or 4
@@ -43,8 +43,8 @@
 #define WARPS_M (TILE_M / WARP_M)
 #define WARPS_N (TILE_N / WARP_N)
 #define THREADS (WARPS_M * WARPS_N * 32)
-#define M_TILES (WARP_M / 16) // mma tiles per warp along M
-#define N_TILES (WARP_N / 8)  // and along N
+#define M_TILES (WARP_M / MMA_M) // mma tiles per warp along M
+#define N_TILES (WARP_N / MMA_N) // and along N
 #define A_CHUNK (A_ALIGNED ? VEC : 1) // floats per copy of A
 #define B_CHUNK (B_ALIGNED ? VEC : 1)
 
@@ -79,17 +79,6 @@
 #define B_LOCAL(k, n) ALONG_X_INDEX(k, n, TILE_N)
 #endif
 
-// Waits until at most STAGES - 2 groups of copies of this work-item are still in flight.
-#define WAIT_FOR_OLDEST_SLICE() \
-  asm volatile("cp.async.wait_group " XSTRINGIFY(STAGES_IN_FLIGHT) ";" ::: "memory")
-#if STAGES == 2
-#define STAGES_IN_FLIGHT 0
-#elif STAGES == 3
-#define STAGES_IN_FLIGHT 1
-#else
-#define STAGES_IN_FLIGHT 2
-#endif
-
 // Copies a tile of `lines` rows of `along` floats, whose element (l, a) is
 // src[(line0 + l) * ld + along0 + a], into a page ([x][k] when rows_along_k, else [k][x]);
 // elements past line_limit or along_limit become zero.
@@ -114,8 +103,28 @@ inline void copy_tile(__local float *page, const bool rows_along_k, __global con
   }
 }
 
-// This lane's four values of the 16 x 8 block of A at rows m0.., columns k0.. of a page:
-// (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4). Rows of A along k are read with ldmatrix.
+// Starts the copies of the TILE_K-deep slice of A (op(A), M x K) at rows row0.., columns k0..
+// into `page`, and likewise of B (op(B), K x N) at rows k0.., columns col0... Macros rather than
+// functions: a function wrapping copy_tile, called from two places, is not inlined (clang made
+// it a call), and copy_tile must be inlined where its loop bounds are constants.
+#if TRANS_A
+#define COPY_A_SLICE(page, A, lda, M, K, row0, k0, tid) \
+  copy_tile(page, false, A, lda, TILE_K, TILE_M, k0, row0, K, M, A_CHUNK, tid)
+#else
+#define COPY_A_SLICE(page, A, lda, M, K, row0, k0, tid) \
+  copy_tile(page, true, A, lda, TILE_M, TILE_K, row0, k0, M, K, A_CHUNK, tid)
+#endif
+#if TRANS_B
+#define COPY_B_SLICE(page, B, ldb, N, K, col0, k0, tid) \
+  copy_tile(page, true, B, ldb, TILE_N, TILE_K, col0, k0, N, K, B_CHUNK, tid)
+#else
+#define COPY_B_SLICE(page, B, ldb, N, K, col0, k0, tid) \
+  copy_tile(page, false, B, ldb, TILE_K, TILE_N, k0, col0, K, N, B_CHUNK, tid)
+#endif
+
+// This lane's four values of the MMA_M x MMA_K block of A at rows m0.., columns k0.. of a page,
+// in the instruction's fragment layout (g = lane / 4, t = lane % 4): (g, t), (g + 8, t),
+// (g, t + 4), (g + 8, t + 4). Rows of A along k are read with ldmatrix.
 inline void load_a_fragment(float *a, __local const float *page, const int m0, const int k0,
                             const int lane) {
 #if TRANS_A
@@ -132,7 +141,8 @@ inline void load_a_fragment(float *a, __local const float *page, const int m0, c
 #endif
 }
 
-// This lane's two values of the 8 x 8 block of B at rows k0.., columns n0..: (t, g), (t + 4, g).
+// This lane's two values of the MMA_K x MMA_N block of B at rows k0.., columns n0..: (t, g),
+// (t + 4, g).
 inline void load_b_fragment(float *b, __local const float *page, const int n0, const int k0,
                             const int lane) {
 #if TRANS_B
@@ -178,51 +188,38 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
 
   const int steps = (K + TILE_K - 1) / TILE_K;
 
-// Starts the copies of slice `s` (k from s * TILE_K) into page s % STAGES.
-#if TRANS_A
-#define COPY_A(page, k0) \
-  copy_tile(page, false, A, lda, TILE_K, TILE_M, k0, row0, K, M, A_CHUNK, tid)
-#else
-#define COPY_A(page, k0) \
-  copy_tile(page, true, A, lda, TILE_M, TILE_K, row0, k0, M, K, A_CHUNK, tid)
-#endif
-#if TRANS_B
-#define COPY_B(page, k0) \
-  copy_tile(page, true, B, ldb, TILE_N, TILE_K, col0, k0, N, K, B_CHUNK, tid)
-#else
-#define COPY_B(page, k0) \
-  copy_tile(page, false, B, ldb, TILE_K, TILE_N, k0, col0, K, N, B_CHUNK, tid)
-#endif
-#define COPY_SLICE(s)                                                   \
-  COPY_A(a_pages + ((s) % STAGES) * A_PAGE, (s) * TILE_K);               \
-  COPY_B(b_pages + ((s) % STAGES) * B_PAGE, (s) * TILE_K)
-
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < steps) {
-      COPY_SLICE(s);
+      COPY_A_SLICE(a_pages + (s % STAGES) * A_PAGE, A, lda, M, K, row0, s * TILE_K, tid);
+      COPY_B_SLICE(b_pages + (s % STAGES) * B_PAGE, B, ldb, N, K, col0, s * TILE_K, tid);
     }
     commit_copies(); // empty groups keep the count of groups in flight uniform
   }
 
   for (int step = 0; step < steps; ++step) {
-    WAIT_FOR_OLDEST_SLICE();
+    // Only the copies of the STAGES - 2 slices after this one may still be in flight.
+    wait_for_copies_except_newest(STAGES - 2);
     // Every work-item's copies of this slice have landed, and every work-item is done with
     // the page the next copy overwrites (it held slice step - 1).
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (step + STAGES - 1 < steps) {
-      COPY_SLICE(step + STAGES - 1);
+    const int next = step + STAGES - 1;
+    if (next < steps) {
+      COPY_A_SLICE(a_pages + (next % STAGES) * A_PAGE, A, lda, M, K, row0, next * TILE_K, tid);
+      COPY_B_SLICE(b_pages + (next % STAGES) * B_PAGE, B, ldb, N, K, col0, next * TILE_K, tid);
     }
     commit_copies();
 
     __local const float *a_page = a_pages + (step % STAGES) * A_PAGE;
     __local const float *b_page = b_pages + (step % STAGES) * B_PAGE;
 #pragma unroll
-    for (int kk = 0; kk < TILE_K; kk += 8) {
+    for (int kk = 0; kk < TILE_K; kk += MMA_K) {
       float a[M_TILES][4], b[N_TILES][2];
 #pragma unroll
-      for (int i = 0; i < M_TILES; ++i) load_a_fragment(a[i], a_page, warp_row + i * 16, kk, lane);
+      for (int i = 0; i < M_TILES; ++i)
+        load_a_fragment(a[i], a_page, warp_row + i * MMA_M, kk, lane);
 #pragma unroll
-      for (int j = 0; j < N_TILES; ++j) load_b_fragment(b[j], b_page, warp_col + j * 8, kk, lane);
+      for (int j = 0; j < N_TILES; ++j)
+        load_b_fragment(b[j], b_page, warp_col + j * MMA_N, kk, lane);
 #if PRECISION == PRECISION_3XTF32
       // Each operand as high + low TF32 parts.
       float a_low[M_TILES][4], b_low[N_TILES][2];
@@ -235,9 +232,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
 #pragma unroll
         for (int e = 0; e < 2; ++e) split_tf32(&b[j][e], &b_low[j][e]);
       // The tensor cores truncate what they add into the accumulator, a bias that grows with
-      // K (3xtf32 was 29x fp32's error at K = 16384). So the three products of each 8-deep
-      // step are summed from zero, where the truncation is at their own small scale, and
-      // enter the accumulator through an ordinary round-to-nearest addition.
+      // K (3xtf32 was 29x fp32's error at K = 16384). So the three products of each MMA_K-deep
+      // step are summed from zero, where the truncation is at their own small scale, and enter
+      // the accumulator through an ordinary round-to-nearest addition.
 #pragma unroll
       for (int i = 0; i < M_TILES; ++i)
 #pragma unroll
@@ -266,7 +263,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
     }
   }
 
-  // Lane (g, t) holds rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
+  // Lane (g, t) holds rows g and g + 8, columns 2t and 2t + 1 of each MMA_M x MMA_N tile.
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int i = 0; i < M_TILES; ++i)
@@ -274,8 +271,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
     for (int j = 0; j < N_TILES; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        const int row = row0 + warp_row + i * 16 + g + (e >> 1) * 8;
-        const int col = col0 + warp_col + j * 8 + 2 * t + (e & 1);
+        const int row = row0 + warp_row + i * MMA_M + g + (e >> 1) * 8;
+        const int col = col0 + warp_col + j * MMA_N + 2 * t + (e & 1);
         if (row < M && col < N)
           store_c(C, c_offset + (size_t)row * ldc + col, acc[i][j][e], alpha, beta);
       }

@@ -174,9 +174,9 @@ KernelSpec coarsened_spec() {
   KernelSpec s;
   s.description = {"coarsened",
                    "coarsened.cl",
-                   "BATCH x BATCH outputs per work-item as a sum of outer products in registers",
+                   "ITEM x ITEM outputs per work-item as a sum of outer products in registers",
                    {{"TILE", "edge of the block of C per work-group, and the K step"},
-                    {"BATCH", "edge of the block of C per work-item"}}};
+                    {"ITEM", "edge of the block of C per work-item"}}};
   s.entry_point = "gemm_coarsened";
   s.local_memory_bytes = [](const KernelOptions& o) {
     const std::size_t t = opt(o, "TILE");
@@ -185,15 +185,15 @@ KernelSpec coarsened_spec() {
   s.derive = [lm = s.local_memory_bytes](const DeviceLimits& d) {
     // PoCL runs a work-group as a loop over its work-items: few work-items with large blocks
     // vectorise best (n = 1024: 15.7 GFLOP/s with 8 x 8 per work-item, 9.6 with 4 x 4).
-    const long batch = is_cpu(d) ? 8 : 4;
-    long tile = is_cpu(d) ? 64 : batch * square_power_of_two(d.max_work_group_size, 16);
-    while (tile > batch && lm({{"TILE", tile}, {"BATCH", batch}}) > d.local_memory_bytes) tile /= 2;
-    return KernelOptions{{"TILE", tile}, {"BATCH", batch}};
+    const long item = is_cpu(d) ? 8 : 4;
+    long tile = is_cpu(d) ? 64 : item * square_power_of_two(d.max_work_group_size, 16);
+    while (tile > item && lm({{"TILE", tile}, {"ITEM", item}}) > d.local_memory_bytes) tile /= 2;
+    return KernelOptions{{"TILE", tile}, {"ITEM", item}};
   };
-  s.constraints = {{"TILE % BATCH == 0",
-                    [](const KernelOptions& o) { return opt(o, "TILE") % opt(o, "BATCH") == 0; }}};
+  s.constraints = {{"TILE % ITEM == 0",
+                    [](const KernelOptions& o) { return opt(o, "TILE") % opt(o, "ITEM") == 0; }}};
   s.work_group = [](const KernelOptions& o) {
-    const std::size_t wg = opt(o, "TILE") / opt(o, "BATCH");
+    const std::size_t wg = opt(o, "TILE") / opt(o, "ITEM");
     return std::array<std::size_t, 2>{wg, wg};
   };
   s.geometry = [wgf = s.work_group](const KernelOptions& o, std::int64_t m, std::int64_t n) {
@@ -213,7 +213,7 @@ KernelSpec coarsened_spec() {
 }
 
 // vectorized and blocked share their parameters, launch and most constraints: rectangular
-// work-group tiles, BATCH_M x BATCH_N per work-item, VEC-wide loads, two local pages.
+// work-group tiles, ITEM_M x ITEM_N per work-item, VEC-wide loads, two local pages.
 KernelSpec vector_tile_spec(std::string name, std::string summary) {
   KernelSpec s;
   s.description = {name,
@@ -222,14 +222,14 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
                    {{"TILE_M", "rows of C per work-group"},
                     {"TILE_N", "columns of C per work-group"},
                     {"TILE_K", "depth of one K step"},
-                    {"BATCH_M", "rows of C per work-item"},
-                    {"BATCH_N", "columns of C per work-item"},
+                    {"ITEM_M", "rows of C per work-item"},
+                    {"ITEM_N", "columns of C per work-item"},
                     {"VEC", "floats per global load (1, 2, 4, 8 or 16)"}}};
   s.entry_point = "gemm_" + name;
   s.uses_alignment_hints = true;
   s.work_group = [](const KernelOptions& o) {
-    return std::array<std::size_t, 2>{std::size_t(opt(o, "TILE_N") / opt(o, "BATCH_N")),
-                                      std::size_t(opt(o, "TILE_M") / opt(o, "BATCH_M"))};
+    return std::array<std::size_t, 2>{std::size_t(opt(o, "TILE_N") / opt(o, "ITEM_N")),
+                                      std::size_t(opt(o, "TILE_M") / opt(o, "ITEM_M"))};
   };
   s.local_memory_bytes = [](const KernelOptions& o) {
     return std::size_t(2 * opt(o, "TILE_K") * (opt(o, "TILE_M") + opt(o, "TILE_N")) * 4);
@@ -239,13 +239,13 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
     if (is_cpu(d)) {
       // 8 work-items of 16 x 32 outputs, float8 loads: 39 GFLOP/s at n = 1024 on the 2-core
       // PoCL machine, against 7.5 with the GPU-style 16 x 16 work-items of 4 x 4.
-      o.insert({{"TILE_M", 64}, {"TILE_N", 128}, {"BATCH_M", 16}, {"BATCH_N", 32}});
+      o.insert({{"TILE_M", 64}, {"TILE_N", 128}, {"ITEM_M", 16}, {"ITEM_N", 32}});
       o["VEC"] = 8;
     } else if (d.max_work_group_size >= 256 && d.local_memory_bytes >= 32 * 1024) {
-      o.insert({{"TILE_M", 128}, {"TILE_N", 128}, {"BATCH_M", 8}, {"BATCH_N", 8}});
+      o.insert({{"TILE_M", 128}, {"TILE_N", 128}, {"ITEM_M", 8}, {"ITEM_N", 8}});
     } else {
       // 8 x 8 work-items of 4 x 4 outputs: fits any device with 64 work-items and 8 KiB.
-      o.insert({{"TILE_M", 32}, {"TILE_N", 32}, {"BATCH_M", 4}, {"BATCH_N", 4}});
+      o.insert({{"TILE_M", 32}, {"TILE_N", 32}, {"ITEM_M", 4}, {"ITEM_N", 4}});
     }
     return o;
   };
@@ -259,10 +259,10 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
          const long v = opt(o, "VEC");
          return is_power_of_two(v) && v <= 16;
        }},
-      {"TILE_M % BATCH_M == 0",
-       [](const KernelOptions& o) { return opt(o, "TILE_M") % opt(o, "BATCH_M") == 0; }},
-      {"TILE_N % BATCH_N == 0",
-       [](const KernelOptions& o) { return opt(o, "TILE_N") % opt(o, "BATCH_N") == 0; }},
+      {"TILE_M % ITEM_M == 0",
+       [](const KernelOptions& o) { return opt(o, "TILE_M") % opt(o, "ITEM_M") == 0; }},
+      {"TILE_N % ITEM_N == 0",
+       [](const KernelOptions& o) { return opt(o, "TILE_N") % opt(o, "ITEM_N") == 0; }},
       {"TILE_K % VEC == 0",
        [](const KernelOptions& o) { return opt(o, "TILE_K") % opt(o, "VEC") == 0; }},
       {"TILE_N % VEC == 0",
@@ -295,7 +295,7 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
 
 KernelSpec vectorized_spec() {
   return vector_tile_spec("vectorized",
-                          "rectangular tiles, BATCH_M x BATCH_N per work-item, vector loads, "
+                          "rectangular tiles, ITEM_M x ITEM_N per work-item, vector loads, "
                           "double-buffered local memory");
 }
 
@@ -314,7 +314,7 @@ KernelSpec blocked_spec() {
       // machine, compiled in 7 s. vectorized's 16 x 32 blocks ran at 12 here and take 30 s
       // to compile unrolled; not unrolling them costs more than half the speed.
       o = {{"TILE_M", 64}, {"TILE_N", 128}, {"TILE_K", 16},
-           {"BATCH_M", 8}, {"BATCH_N", 16}, {"VEC", 8}};
+           {"ITEM_M", 8},  {"ITEM_N", 16},  {"VEC", 8}};
     } else if (d.max_work_group_size < 256 || d.local_memory_bytes < 32 * 1024) {
       o = vectorized_derive(d);
     } else {
@@ -322,32 +322,39 @@ KernelSpec blocked_spec() {
       // memory): on the H200 46.7 TFLOP/s at n = 4096, against 39.1 with vectorized's
       // 128 x 128 x 16 of 8 x 8 (docs/measurements/h200-blocked-variants-*.txt).
       o = {{"TILE_M", 128}, {"TILE_N", 256}, {"TILE_K", 8},
-           {"BATCH_M", 16}, {"BATCH_N", 8},  {"VEC", 4}};
+           {"ITEM_M", 16},  {"ITEM_N", 8},   {"VEC", 4}};
     }
     o["UNROLL"] = 1;
     return o;
   };
   s.description.precisions = {Precision::FP32, Precision::TF32, Precision::TF32x3};
-  s.constraints.push_back({"BATCH_M % 4 == 0 (rows are read from local memory as float4)",
-                           [](const KernelOptions& o) { return opt(o, "BATCH_M") % 4 == 0; }});
-  s.constraints.push_back({"BATCH_N % 4 == 0 (columns are read from local memory as float4)",
-                           [](const KernelOptions& o) { return opt(o, "BATCH_N") % 4 == 0; }});
+  s.constraints.push_back({"ITEM_M % 4 == 0 (rows are read from local memory as float4)",
+                           [](const KernelOptions& o) { return opt(o, "ITEM_M") % 4 == 0; }});
+  s.constraints.push_back({"ITEM_N % 4 == 0 (columns are read from local memory as float4)",
+                           [](const KernelOptions& o) { return opt(o, "ITEM_N") % 4 == 0; }});
   return s;
 }
 
+// The shape of the tensor-core instruction, mma.sync.m16n8k8 (MMA_M, MMA_N, MMA_K in
+// kernels/ptx.clh): a warp's part of C is a grid of kMmaM x kMmaN tiles.
+constexpr long kMmaM = 16, kMmaN = 8;
+
 KernelSpec tensorcore_spec() {
   KernelSpec s;
-  s.description = {"tensorcore",
-                   "tensorcore.cl",
-                   "TF32 and 3xTF32 on NVIDIA tensor cores: mma.sync per warp tile, cp.async "
-                   "copies into STAGES local pages",
-                   {{"TILE_M", "rows of C per work-group"},
-                    {"TILE_N", "columns of C per work-group"},
-                    {"TILE_K", "depth of one slice: 8, 16 or 32"},
-                    {"WARP_M", "rows of C per warp, a multiple of 16"},
-                    {"WARP_N", "columns of C per warp, a multiple of 8"},
-                    {"STAGES", "local pages in flight", 2, 4},
-                    {"VEC", "floats per cp.async of an aligned operand (1 or 4)", 1, 4}}};
+  s.description = {
+      "tensorcore",
+      "tensorcore.cl",
+      "TF32 and 3xTF32 on NVIDIA tensor cores: mma.sync per warp tile, cp.async "
+      "copies into STAGES local pages",
+      {{"TILE_M", "rows of C per work-group"},
+       {"TILE_N", "columns of C per work-group"},
+       {"TILE_K", "depth of one slice: 8, 16 or 32"},
+       {"WARP_M", "rows of C per warp, a multiple of MMA_M = " + std::to_string(kMmaM) +
+                      " (the M of mma.sync.m16n8k8)"},
+       {"WARP_N", "columns of C per warp, a multiple of MMA_N = " + std::to_string(kMmaN) +
+                      " (the N of mma.sync.m16n8k8)"},
+       {"STAGES", "local pages in flight", 2, 4},
+       {"VEC", "floats per cp.async of an aligned operand (1 or 4)", 1, 4}}};
   s.description.precisions = {Precision::TF32, Precision::TF32x3};
   s.description.needs_tensor_cores = true;
   s.entry_point = "gemm_tensorcore";
@@ -381,8 +388,10 @@ KernelSpec tensorcore_spec() {
        [](const KernelOptions& o) {
          return opt(o, "TILE_M") % 32 == 0 && opt(o, "TILE_N") % 32 == 0;
        }},
-      {"WARP_M % 16 == 0", [](const KernelOptions& o) { return opt(o, "WARP_M") % 16 == 0; }},
-      {"WARP_N % 8 == 0", [](const KernelOptions& o) { return opt(o, "WARP_N") % 8 == 0; }},
+      {"WARP_M % MMA_M == 0 (MMA_M = " + std::to_string(kMmaM) + ", the M of mma.sync.m16n8k8)",
+       [](const KernelOptions& o) { return opt(o, "WARP_M") % kMmaM == 0; }},
+      {"WARP_N % MMA_N == 0 (MMA_N = " + std::to_string(kMmaN) + ", the N of mma.sync.m16n8k8)",
+       [](const KernelOptions& o) { return opt(o, "WARP_N") % kMmaN == 0; }},
       {"TILE_M % WARP_M == 0",
        [](const KernelOptions& o) { return opt(o, "TILE_M") % opt(o, "WARP_M") == 0; }},
       {"TILE_N % WARP_N == 0",

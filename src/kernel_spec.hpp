@@ -16,7 +16,7 @@ namespace clgemm::detail {
 
 // A rule the parameters must obey, written as data so a broken one is named before building.
 struct Constraint {
-  std::string text;  // e.g. "TILE_M % BATCH_M == 0"
+  std::string text;  // e.g. "TILE_M % ITEM_M == 0"
   std::function<bool(const KernelOptions&)> holds;
 };
 

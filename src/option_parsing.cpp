@@ -1,4 +1,4 @@
-// Reading kernel parameters as users write them ("TILE=8", "coarsened:TILE=16,BATCH=4"): the
+// Reading kernel parameters as users write them ("TILE=8", "coarsened:TILE=16,ITEM=4"): the
 // one parser behind the C API's kernel argument and the tools' -D options. Every malformed
 // text is an Error(InvalidOption) that quotes it; nothing is read past a mistake.
 #include <cctype>

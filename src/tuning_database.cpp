@@ -83,6 +83,22 @@ std::int64_t integer_field(const json& value, const std::string& name, std::int6
   return number;
 }
 
+// Parameters renamed since tuning files were first written: files that use the old name are
+// read as if they used the new one (BATCH_M/BATCH_N read as batched GEMM; they are the block
+// of C each work-item computes). Entries are written back under the new names.
+struct RenamedParameter {
+  const char* old_name;
+  const char* new_name;
+};
+constexpr RenamedParameter kRenamedParameters[] = {
+    {"BATCH_M", "ITEM_M"}, {"BATCH_N", "ITEM_N"}, {"BATCH", "ITEM"}};
+
+std::string current_parameter_name(const std::string& name) {
+  for (const auto& renamed : kRenamedParameters)
+    if (name == renamed.old_name) return renamed.new_name;
+  return name;
+}
+
 TunedEntry entry_from_json(const json& j) {
   if (!j.is_object()) throw std::invalid_argument("is not a JSON object");
   TunedEntry e;
@@ -109,13 +125,17 @@ TunedEntry entry_from_json(const json& j) {
     throw std::invalid_argument("has no \"options\" object");
   for (const auto& item : j["options"].items()) {
     // Not a structured binding: clang before 16 cannot capture one in the lambda below.
-    const std::string& name = item.key();
+    const std::string& written = item.key();
+    const std::string name = current_parameter_name(written);
     const json& value = item.value();
     const auto parameter = std::find_if(kernel->parameters.begin(), kernel->parameters.end(),
                                         [&](const KernelParameter& p) { return p.name == name; });
     if (parameter == kernel->parameters.end())
-      throw std::invalid_argument("kernel '" + e.kernel + "' has no parameter '" + name + "'");
-    e.options[name] = long(integer_field(value, name, parameter->minimum, parameter->maximum));
+      throw std::invalid_argument("kernel '" + e.kernel + "' has no parameter '" + written + "'");
+    if (e.options.count(name))
+      throw std::invalid_argument("\"options\" give '" + name +
+                                  "' twice, under its old and its new name");
+    e.options[name] = long(integer_field(value, written, parameter->minimum, parameter->maximum));
   }
   if (j.contains("gflops")) {
     if (!j["gflops"].is_number() || !(j["gflops"].get<double>() >= 0))

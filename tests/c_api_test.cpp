@@ -99,7 +99,7 @@ TEST(CApi, HostArraysEveryLayoutAndTranspose) {
 
 TEST(CApi, HostArraysDefaultKernelAndOverrides) {
   for (const char* kernel :
-       {static_cast<const char*>(nullptr), "coarsened:TILE=16,BATCH=4", " tile : TILE = 4 "}) {
+       {static_cast<const char*>(nullptr), "coarsened:TILE=16,ITEM=4", " tile : TILE = 4 "}) {
     HostCall call;
     call.kernel = kernel;
     const auto c_before = call.c;
@@ -234,7 +234,7 @@ int precision_of(const clgemm_context* context) {
 
 // Small blocked tiles (the portable kernel of every precision), quick to build on a CPU.
 const char* const kBlockedKernel =
-    "blocked:TILE_M=32,TILE_N=32,TILE_K=8,BATCH_M=4,BATCH_N=4,VEC=4,UNROLL=0";
+    "blocked:TILE_M=32,TILE_N=32,TILE_K=8,ITEM_M=4,ITEM_N=4,VEC=4,UNROLL=0";
 
 TEST(CApi, PrecisionIsASettingOfEachContext) {
   OwnContext own;
@@ -579,8 +579,8 @@ TEST(CApi, UnknownKernel) {
 
 TEST(CApi, InvalidOptions) {
   HostCall call;
-  call.kernel = "coarsened:TILE=30,BATCH=4";
-  expect_failure(call, CLGEMM_INVALID_OPTION, "TILE % BATCH == 0");
+  call.kernel = "coarsened:TILE=30,ITEM=4";
+  expect_failure(call, CLGEMM_INVALID_OPTION, "TILE % ITEM == 0");
   call.kernel = "tile:TILE";
   expect_failure(call, CLGEMM_INVALID_OPTION, "'TILE' has no '='");
   call.kernel = "tile:TILE=8x";

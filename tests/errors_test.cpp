@@ -189,13 +189,13 @@ TEST(Errors, InvalidOverrideIsRejectedBeforeBuilding) {
   const auto c_before = c;
   RunSettings settings;
   settings.kernel = "coarsened";
-  settings.overrides = {{"TILE", 30}, {"BATCH", 4}};
+  settings.overrides = {{"TILE", 30}, {"ITEM", 4}};
   try {
     shared_context().sgemm(GemmProblem::packed(4, 4, 4), a.data(), b.data(), c.data(), settings);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidOption);
-    EXPECT_NE(std::string(e.what()).find("TILE % BATCH == 0"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("TILE % ITEM == 0"), std::string::npos);
   }
   EXPECT_EQ(c, c_before);
 }

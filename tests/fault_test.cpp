@@ -358,7 +358,7 @@ TEST(Fault, OneContextFromSeveralThreads) {
       const auto c_before = c;
       RunSettings settings;
       settings.kernel = call % 2 ? "no-such-kernel" : "coarsened";
-      if (call % 2 == 0) settings.overrides = {{"TILE", 30}, {"BATCH", 4}};
+      if (call % 2 == 0) settings.overrides = {{"TILE", 30}, {"ITEM", 4}};
       try {
         context.sgemm(GemmProblem::packed(4, 4, 4), a.data(), b.data(), c.data(), settings);
         report("a bad call succeeded");

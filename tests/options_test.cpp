@@ -66,7 +66,7 @@ TEST(Options, DerivedOptionsAreValidEverywhere) {
 TEST(Options, VectorizedUsesLargeBlocksOnBigGpus) {
   const auto o = derive_options("vectorized", fake_device(DeviceType::GPU, 1024, 49152));
   EXPECT_EQ(o.at("TILE_M"), 128);
-  EXPECT_EQ(o.at("BATCH_M") * o.at("BATCH_N"), 64);
+  EXPECT_EQ(o.at("ITEM_M") * o.at("ITEM_N"), 64);
 }
 
 TEST(Options, OverridesReplaceDerivedValues) {
@@ -101,12 +101,12 @@ TEST(Options, InvalidCombinationsNameTheConstraint) {
   const auto gpu = fake_device(DeviceType::GPU, 256, 32768);
   expect_invalid("tile", {{"TILE", 32}}, "CL_DEVICE_MAX_WORK_GROUP_SIZE = 256", gpu);
   expect_invalid("tile", {{"TILE", 0}}, "TILE = 0 is outside", gpu);
-  expect_invalid("coarsened", {{"TILE", 30}, {"BATCH", 4}}, "TILE % BATCH == 0", gpu);
-  expect_invalid("coarsened", {{"TILE", 128}, {"BATCH", 8}}, "CL_DEVICE_LOCAL_MEM_SIZE", gpu);
+  expect_invalid("coarsened", {{"TILE", 30}, {"ITEM", 4}}, "TILE % ITEM == 0", gpu);
+  expect_invalid("coarsened", {{"TILE", 128}, {"ITEM", 8}}, "CL_DEVICE_LOCAL_MEM_SIZE", gpu);
   expect_invalid("vectorized", {{"VEC", 3}}, "VEC is 1, 2, 4, 8 or 16", gpu);
-  expect_invalid("vectorized", {{"BATCH_M", 3}}, "TILE_M % BATCH_M == 0", gpu);
+  expect_invalid("vectorized", {{"ITEM_M", 3}}, "TILE_M % ITEM_M == 0", gpu);
   expect_invalid("vectorized", {{"TILE_K", 2}}, "TILE_K % VEC == 0", gpu);
-  expect_invalid("vectorized", {{"TILE_M", 8}, {"BATCH_M", 1}, {"TILE_K", 4}},
+  expect_invalid("vectorized", {{"TILE_M", 8}, {"ITEM_M", 1}, {"TILE_K", 4}},
                  "each work-item loads whole vectors of A", gpu);
   expect_invalid("private", {{"PRIVATE_K", 5000}}, "PRIVATE_K <= 4096", gpu);
   DeviceLimits narrow = gpu;
@@ -115,7 +115,7 @@ TEST(Options, InvalidCombinationsNameTheConstraint) {
 }
 
 TEST(Options, BuildOptionStringListsEveryParameter) {
-  EXPECT_EQ(format_build_options({{"TILE", 16}, {"BATCH", 4}}), "-D BATCH=4 -D TILE=16");
+  EXPECT_EQ(format_build_options({{"TILE", 16}, {"ITEM", 4}}), "-D ITEM=4 -D TILE=16");
 }
 
 TEST(Catalog, LadderOrderAndUnknownKernel) {

@@ -54,7 +54,7 @@ std::string why_not_here(const std::string& kernel) {
 // into the sweep's shapes. 'auto' runs the tuned CPU tiles, GPUs the derived ones.
 KernelOptions test_overrides(const std::string& kernel) {
   if (kernel != "blocked" || shared_context().device().type != DeviceType::CPU) return {};
-  return {{"TILE_M", 32}, {"TILE_N", 32}, {"BATCH_M", 4}, {"BATCH_N", 4},
+  return {{"TILE_M", 32}, {"TILE_N", 32}, {"ITEM_M", 4}, {"ITEM_N", 4},
           {"TILE_K", 8},  {"VEC", 4},     {"UNROLL", 0}};
 }
 

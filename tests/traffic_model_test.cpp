@@ -7,8 +7,8 @@
 namespace clgemm {
 namespace {
 
-const KernelOptions kBlocked{{"TILE_M", 64},  {"TILE_N", 128}, {"TILE_K", 16}, {"BATCH_M", 8},
-                             {"BATCH_N", 16}, {"VEC", 8},      {"UNROLL", 1}};
+const KernelOptions kBlocked{{"TILE_M", 64}, {"TILE_N", 128}, {"TILE_K", 16}, {"ITEM_M", 8},
+                             {"ITEM_N", 16}, {"VEC", 8},      {"UNROLL", 1}};
 
 TEST(TrafficModel, BaseReadsTwoFloatsPerMultiplyAdd) {
   // 2*M*N*K floats of A and B, plus C written once: 8*M*N*K + 4*M*N bytes.
@@ -51,7 +51,7 @@ TEST(TrafficModel, EdgeGroupsLoadOnlyInsideTheMatrix) {
   EXPECT_DOUBLE_EQ(global_traffic_bytes("tile", {{"TILE", 16}}, 33, 65, 17, false),
                    4.0 * (33.0 * 17 * 5 + 17.0 * 65 * 3 + 33 * 65));
   EXPECT_DOUBLE_EQ(
-      global_traffic_bytes("coarsened", {{"TILE", 64}, {"BATCH", 8}}, 33, 65, 17, false),
+      global_traffic_bytes("coarsened", {{"TILE", 64}, {"ITEM", 8}}, 33, 65, 17, false),
       4.0 * (33.0 * 17 * 2 + 17.0 * 65 * 1 + 33 * 65));
 }
 

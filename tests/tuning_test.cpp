@@ -308,5 +308,41 @@ TEST(Tuning, OutOfRangeValuesAreProblems) {
   }
 }
 
+// Files written before the per-work-item block was renamed (BATCH_M, BATCH_N, coarsened's
+// BATCH) are read under the new names (ITEM_M, ITEM_N, ITEM) and written back under them.
+TEST_F(TuningFiles, OldParameterNamesAreReadAsTheNewOnes) {
+  const auto path = (dir_ / "old.json").string();
+  std::ofstream(path) << R"({"format": 1, "entries": [
+      {"device": "D", "platform": "P", "shape_class": "large", "kernel": "blocked",
+       "options": {"BATCH_M": 16, "BATCH_N": 8, "TILE_K": 8, "TILE_M": 128, "TILE_N": 256,
+                   "UNROLL": 1, "VEC": 4}},
+      {"device": "D", "platform": "P", "shape_class": "small", "kernel": "coarsened",
+       "options": {"TILE": 16, "BATCH": 4}}]})";
+  const auto loaded = TuningDatabase::load_file(path);
+  ASSERT_EQ(loaded.entries().size(), 2u);
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  const KernelOptions blocked = loaded.find(device, "large")->options;
+  // Every option, under the names blocked.cl and coarsened.cl read.
+  EXPECT_EQ(
+      format_build_options(blocked),
+      "-D ITEM_M=16 -D ITEM_N=8 -D TILE_K=8 -D TILE_M=128 -D TILE_N=256 -D UNROLL=1 -D VEC=4");
+  EXPECT_EQ(loaded.find(device, "small")->options, (KernelOptions{{"TILE", 16}, {"ITEM", 4}}));
+
+  loaded.save(path);
+  const std::string text = *read_regular_file(path);
+  EXPECT_EQ(text.find("BATCH"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"ITEM_M\": 16"), std::string::npos) << text;
+
+  // The old and the new name of one parameter together are a problem of that entry.
+  const auto both = TuningDatabase::parse(
+      R"({"format": 1, "entries": [{"device": "D", "shape_class": "small", "kernel": "coarsened",
+          "options": {"TILE": 16, "BATCH": 4, "ITEM": 2}}]})",
+      "test");
+  EXPECT_TRUE(both.entries().empty());
+  ASSERT_EQ(both.problems().size(), 1u);
+  EXPECT_NE(both.problems()[0].find("'ITEM' twice"), std::string::npos) << both.problems()[0];
+}
+
 }  // namespace
 }  // namespace clgemm::testing

@@ -15,11 +15,11 @@ namespace {
 std::vector<long> list_for(const std::string& kernel, const std::string& name, long derived) {
   if (name == "TILE_M" || name == "TILE_N") return {16, 32, 64, 128, 256};
   if (name == "TILE_K") return {4, 8, 16, 32};
-  if (name == "BATCH_M" || name == "BATCH_N") return {2, 4, 8, 16, 32};
+  if (name == "ITEM_M" || name == "ITEM_N") return {2, 4, 8, 16, 32};
   if (name == "VEC") return {1, 2, 4, 8};
   if (name == "TILE")
     return kernel == "tile" ? std::vector<long>{4, 8, 16, 32} : std::vector<long>{16, 32, 64, 128};
-  if (name == "BATCH") return {2, 4, 8, 16};
+  if (name == "ITEM") return {2, 4, 8, 16};
   if (name == "WG_X" || name == "WG_Y") return {1, 2, 4, 8, 16, 32, 64};
   if (name == "WG") return {8, 16, 32, 64, 128, 256};
   if (name == "PRIVATE_K") return {32, 64, 128, 256, 512, 1024};
@@ -110,8 +110,8 @@ PruneContext prune_context(const DeviceLimits& limits, std::int64_t m, std::int6
 }
 
 long block_per_work_item(const KernelOptions& o) {
-  if (o.count("BATCH_M") || o.count("BATCH_N")) return get(o, "BATCH_M", 1) * get(o, "BATCH_N", 1);
-  if (o.count("BATCH")) return get(o, "BATCH", 1) * get(o, "BATCH", 1);
+  if (o.count("ITEM_M") || o.count("ITEM_N")) return get(o, "ITEM_M", 1) * get(o, "ITEM_N", 1);
+  if (o.count("ITEM")) return get(o, "ITEM", 1) * get(o, "ITEM", 1);
   return 0;
 }
 

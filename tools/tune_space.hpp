@@ -19,7 +19,7 @@ namespace clgemm::tune {
 using ValueLists = std::map<std::string, std::vector<long>>;
 
 // The default lists for a kernel: by parameter name (TILE_M/TILE_N {16..256}, TILE_K {4..32},
-// BATCH_M/BATCH_N {2..32}, VEC {1,2,4,8}, ...), every value of a short range (UNROLL {0,1}),
+// ITEM_M/ITEM_N {2..32}, VEC {1,2,4,8}, ...), every value of a short range (UNROLL {0,1}),
 // powers of two around the derived value otherwise; each within the parameter's range and
 // with the derived value added.
 ValueLists default_value_lists(const std::string& kernel, const KernelOptions& derived);
@@ -48,7 +48,7 @@ std::string prune_reason(const std::string& kernel, const KernelOptions& options
 // Floats each work-item keeps in registers: its block of C plus its share of a staged slice
 // (and PRIVATE_K for the private kernel).
 long registers_per_work_item(const std::string& kernel, const KernelOptions& options);
-// Outputs of C each work-item computes: BATCH_M * BATCH_N, or BATCH^2; 0 for kernels without
+// Outputs of C each work-item computes: ITEM_M * ITEM_N, or ITEM^2; 0 for kernels without
 // a block parameter.
 long block_per_work_item(const KernelOptions& options);
 

@@ -118,7 +118,7 @@ clgemm_status clgemm_context_get_precision(const clgemm_context* context, int* o
  * op(B) k x n, each stored in `layout` with its leading dimension (pass a pointer past the
  * start for an offset). With beta = 0, C is not read. C is written only if the call succeeds.
  * `kernel` is NULL for the default, a name ("tile"), or a name with parameter overrides
- * ("coarsened:TILE=16,BATCH=4"). */
+ * ("coarsened:TILE=16,ITEM=4"). */
 clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m,
                            int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                            const float* b, int64_t ldb, float beta, float* c, int64_t ldc,

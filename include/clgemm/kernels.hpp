@@ -84,7 +84,7 @@ std::string format_build_options(const KernelOptions& options);
 std::pair<std::string, long> parse_option_assignment(const std::string& text);
 
 // A kernel and its parameter overrides as users write them: "tile" or
-// "coarsened:TILE=16,BATCH=4" (the C API's kernel argument). An empty name means the default
+// "coarsened:TILE=16,ITEM=4" (the C API's kernel argument). An empty name means the default
 // ("auto"). Throws Error(InvalidOption) for a malformed override or one given twice; the names
 // themselves are checked when the kernel is prepared.
 struct KernelSelection {

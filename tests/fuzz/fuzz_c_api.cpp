@@ -145,9 +145,9 @@ int pick_enum(Reader& r, std::uint8_t first_below, int first, std::uint8_t secon
 
 // Small tiles for vectorized and blocked: their derived CPU tiles take about 20 s each to
 // compile inside an AddressSanitizer process (LLVM in PoCL allocates a lot), these a few.
-#define CLGEMM_FUZZ_SMALL_BLOCKED "TILE_M=8,TILE_N=8,TILE_K=4,BATCH_M=4,BATCH_N=4,VEC=4"
-const clgemm::KernelOptions kSmallBlocked = {{"TILE_M", 8},  {"TILE_N", 8},  {"TILE_K", 4},
-                                             {"BATCH_M", 4}, {"BATCH_N", 4}, {"VEC", 4},
+#define CLGEMM_FUZZ_SMALL_BLOCKED "TILE_M=8,TILE_N=8,TILE_K=4,ITEM_M=4,ITEM_N=4,VEC=4"
+const clgemm::KernelOptions kSmallBlocked = {{"TILE_M", 8}, {"TILE_N", 8}, {"TILE_K", 4},
+                                             {"ITEM_M", 4}, {"ITEM_N", 4}, {"VEC", 4},
                                              {"UNROLL", 1}};
 
 // The kernel argument: a typical string, NULL, or text from the input.
@@ -160,17 +160,17 @@ const char* const kKernels[] = {
     "private",
     "tile",
     "coarsened",
-    "vectorized:TILE_M=8,TILE_N=8,TILE_K=4,BATCH_M=2,BATCH_N=2,VEC=2",
+    "vectorized:TILE_M=8,TILE_N=8,TILE_K=4,ITEM_M=2,ITEM_N=2,VEC=2",
     "blocked:" CLGEMM_FUZZ_SMALL_BLOCKED,
     "tile:TILE=4",
-    "coarsened:TILE=8,BATCH=2",
+    "coarsened:TILE=8,ITEM=2",
     "base:WG_X=4,WG_Y=2",
     "nope",
     "tile:NOPE=1",
     "tile:TILE=0",
     "tile:TILE",
     "tensorcore",
-    " blocked : TILE_M = 8 , TILE_N=8,TILE_K=4,BATCH_M=4,BATCH_N=4,VEC=1 ",
+    " blocked : TILE_M = 8 , TILE_N=8,TILE_K=4,ITEM_M=4,ITEM_N=4,VEC=1 ",
     "blocked:VEC=3"};
 constexpr std::size_t kKernelCount = sizeof kKernels / sizeof *kKernels;
 

@@ -22,7 +22,7 @@ using clgemm::detail::BinaryCache;
 
 const std::string kKey =
     "Portable Computing Language | OpenCL 3.0 PoCL 3.1 | pthread-skylake-avx512 | 3.1 | "
-    "-D TILE=16 -D BATCH=4 -cl-mad-enable | source 0123456789abcdef";
+    "-D TILE=16 -D ITEM=4 -cl-mad-enable | source 0123456789abcdef";
 
 std::string current_input;
 

@@ -1,5 +1,5 @@
 // Fuzzes the option-string parser (clgemm/kernels.hpp): parse_option_assignment ("TILE=8") and
-// parse_kernel_selection ("coarsened:TILE=16,BATCH=4", the C API's kernel argument) on arbitrary
+// parse_kernel_selection ("coarsened:TILE=16,ITEM=4", the C API's kernel argument) on arbitrary
 // bytes. Oracle: only clgemm::Error (code InvalidOption) may escape; a successful parse gives an
 // identifier name and, formatted again (as "kernel:NAME=value,..." and through
 // format_build_options' "-D NAME=value"), parses back to the same result; an assignment parses

@@ -15,12 +15,12 @@ CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 
 ROW, COL = 101, 102
 N, T, C = 111, 112, 113
-SMALL_BLOCKED = "TILE_M=8,TILE_N=8,TILE_K=4,BATCH_M=4,BATCH_N=4,VEC=4"
+SMALL_BLOCKED = "TILE_M=8,TILE_N=8,TILE_K=4,ITEM_M=4,ITEM_N=4,VEC=4"
 KERNELS = [None, "", "auto", "base", "row", "private", "tile", "coarsened",
-           "vectorized:TILE_M=8,TILE_N=8,TILE_K=4,BATCH_M=2,BATCH_N=2,VEC=2",
-           "blocked:" + SMALL_BLOCKED, "tile:TILE=4", "coarsened:TILE=8,BATCH=2",
+           "vectorized:TILE_M=8,TILE_N=8,TILE_K=4,ITEM_M=2,ITEM_N=2,VEC=2",
+           "blocked:" + SMALL_BLOCKED, "tile:TILE=4", "coarsened:TILE=8,ITEM=2",
            "base:WG_X=4,WG_Y=2", "nope", "tile:NOPE=1", "tile:TILE=0", "tile:TILE", "tensorcore",
-           " blocked : TILE_M = 8 , TILE_N=8,TILE_K=4,BATCH_M=4,BATCH_N=4,VEC=1 ", "blocked:VEC=3"]
+           " blocked : TILE_M = 8 , TILE_N=8,TILE_K=4,ITEM_M=4,ITEM_N=4,VEC=1 ", "blocked:VEC=3"]
 
 
 def i32(v):
@@ -80,7 +80,7 @@ def packed(m, n, k, **kw):
 
 
 # The seeds use few kernels (auto in fp32, tf32 and 3xtf32, tile:TILE=4, a small vectorized,
-# coarsened:TILE=8,BATCH=2): each kernel variant is a program build, a few seconds in the
+# coarsened:TILE=8,ITEM=2): each kernel variant is a program build, a few seconds in the
 # fuzzing process on a cold PoCL cache.
 SEEDS = {
     "packed_4x4x4_auto": packed(4, 4, 4),
@@ -91,7 +91,7 @@ SEEDS = {
         alpha=-2.5, beta=0.25,
         buffers=[sub(3 + 3 * 6 + 4 + 1), sub(5 + 4 * 9 + 5), sub(7 + 4 * 8 + 6)]),
     "rowmajor_transb_coarsened_overrides": seed(
-        7, 6, 5, lda=5, ldb=5, ldc=6, tb=T, kernel="coarsened:TILE=8,BATCH=2",
+        7, 6, 5, lda=5, ldb=5, ldc=6, tb=T, kernel="coarsened:TILE=8,ITEM=2",
         buffers=[sub(35), sub(30), sub(42)]),
     "tf32_blocked": packed(4, 8, 16, kernel="blocked:" + SMALL_BLOCKED, precision=1),
     "3xtf32_auto": packed(8, 4, 4, precision=2, beta=1.0),
@@ -117,7 +117,7 @@ SEEDS = {
 # fuzz_cache_entry
 
 KEY = ("Portable Computing Language | OpenCL 3.0 PoCL 3.1 | pthread-skylake-avx512 | 3.1 | "
-       "-D TILE=16 -D BATCH=4 -cl-mad-enable | source 0123456789abcdef")  # its kKey
+       "-D TILE=16 -D ITEM=4 -cl-mad-enable | source 0123456789abcdef")  # its kKey
 
 
 def fnv1a(data):

@@ -16,14 +16,14 @@ for n in 4096 1024; do
   run $n
   run $n -D TILE_K=8
   run $n -D TILE_K=32 -D TILE_M=64
-  run $n -D TILE_N=256 -D BATCH_N=16
-  run $n -D TILE_M=256 -D BATCH_M=16
-  run $n -D BATCH_M=16 -D TILE_M=256 -D TILE_K=8
-  run $n -D TILE_M=64 -D BATCH_M=4
-  run $n -D TILE_M=64 -D TILE_N=64 -D BATCH_M=4 -D BATCH_N=4
-  run $n -D TILE_M=64 -D TILE_N=64 -D BATCH_M=8 -D BATCH_N=4
+  run $n -D TILE_N=256 -D ITEM_N=16
+  run $n -D TILE_M=256 -D ITEM_M=16
+  run $n -D ITEM_M=16 -D TILE_M=256 -D TILE_K=8
+  run $n -D TILE_M=64 -D ITEM_M=4
+  run $n -D TILE_M=64 -D TILE_N=64 -D ITEM_M=4 -D ITEM_N=4
+  run $n -D TILE_M=64 -D TILE_N=64 -D ITEM_M=8 -D ITEM_N=4
   run $n -D VEC=2
   run $n -D VEC=8 -D TILE_K=32
-  run $n -D BATCH_M=4 -D TILE_K=8
+  run $n -D ITEM_M=4 -D TILE_K=8
 done
 } 2>&1 | tee "$OUT/variants.txt"
