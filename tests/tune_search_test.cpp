@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 
 #include "tune_search.hpp"
@@ -16,14 +17,20 @@ namespace {
 namespace fs = std::filesystem;
 
 // Whether `precision`'s blocked program for `problem` is already built in `context`: a
-// host-array call says so (GemmTiming::program_cached).
+// host-array call says so (GemmRecord::origin). The arrays are copied (CLGEMM_HOST_COPY=1), so
+// the program's alignment options come from the device, as on the tuner's buffers, and not
+// from where malloc happened to place them.
 bool built(Context& context, const GemmProblem& problem, Precision precision) {
+  setenv("CLGEMM_HOST_COPY", "1", 1);
   auto a = random_matrix(problem.a_elements(), 1), b = random_matrix(problem.b_elements(), 2),
        c = random_matrix(problem.c_elements(), 3);
   RunSettings run;
   run.kernel = "blocked";
   run.precision = precision;
-  return context.sgemm(problem, a.data(), b.data(), c.data(), run).origin == ProgramOrigin::Memory;
+  const bool cached =
+      context.sgemm(problem, a.data(), b.data(), c.data(), run).origin == ProgramOrigin::Memory;
+  unsetenv("CLGEMM_HOST_COPY");
+  return cached;
 }
 
 // The one place the calls' settings come from, for the measurement and the confirmation.
