@@ -22,10 +22,16 @@ double seconds_since(Clock::time_point start) {
 
 constexpr int kMaxRuns = 1000000;
 
-// The kernel's execution on the device, from its profiling event.
+// The kernel's execution on the device, from its profiling event; negative when the
+// implementation has no profiling information for it (NVIDIA's driver answered
+// CL_PROFILING_INFO_NOT_AVAILABLE for some events of a context used from several threads).
 double device_seconds(const cl::Event& event) {
-  const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-  const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  cl_ulong start = 0, end = 0;
+  if (clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_START, sizeof start, &start,
+                              nullptr) != CL_SUCCESS ||
+      clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+          CL_SUCCESS)
+    return -1.0;
   return end > start ? double(end - start) * 1e-9 : 0.0;
 }
 
@@ -141,7 +147,7 @@ GemmMeasurement measure_gemm(Context& context, const GemmProblem& problem, const
       const auto t0 = Clock::now();
       call(&event);
       m.wall_seconds.push_back(seconds_since(t0));
-      m.device_seconds.push_back(device_seconds(event));
+      if (const double device = device_seconds(event); device >= 0) m.device_seconds.push_back(device);
     };
     RepeatPolicy counted = policy;
     for (int run = 0; run < policy.warmup_runs; ++run) timed();

@@ -157,8 +157,10 @@ namespace clgemm::testing {
 namespace {
 
 // The catalogue's model of each kernel agrees with what the built kernel reports: the bytes of
-// local memory it declares (CL_KERNEL_LOCAL_MEM_SIZE) and, where the kernel fixes it with
-// reqd_work_group_size, its work-group (CL_KERNEL_COMPILE_WORK_GROUP_SIZE).
+// local memory it declares (CL_KERNEL_LOCAL_MEM_SIZE: at least the model, and at most a few
+// bytes of the driver's own more; NVIDIA's reports 1 for a kernel without local memory) and,
+// where the kernel fixes it with reqd_work_group_size, its work-group
+// (CL_KERNEL_COMPILE_WORK_GROUP_SIZE).
 TEST(KernelModel, MatchesWhatTheBuiltKernelReports) {
   for (const auto& name : fp32_kernel_names()) {
     SCOPED_TRACE(name);
@@ -170,7 +172,9 @@ TEST(KernelModel, MatchesWhatTheBuiltKernelReports) {
       EXPECT_EQ(compiled[1], wg[1]);
       EXPECT_EQ(compiled[2], 1u);
     }
-    EXPECT_EQ(record.kernel_local_memory_bytes, kernel_local_memory_bytes(name, record.options));
+    const std::size_t model = kernel_local_memory_bytes(name, record.options);
+    EXPECT_GE(record.kernel_local_memory_bytes, model);
+    EXPECT_LE(record.kernel_local_memory_bytes, model + 64);
     const auto block = kernel_block(name, record.options);
     for (auto extent : block) EXPECT_GE(extent, 1);
   }

@@ -49,7 +49,8 @@ struct GemmMeasurement {
   double upload_seconds = 0;          // A, B and C to the device, once
   double download_seconds = 0;        // C back, once
   std::vector<double> wall_seconds;   // enqueue + finish of each timed call
-  std::vector<double> device_seconds; // the kernel's execution, from profiling events
+  std::vector<double> device_seconds; // the kernel's execution, from profiling events (the
+                                      // calls whose event had profiling information)
   Statistics wall, device;
   bool verified = false;              // the first call's result was checked
   Verification verification;
