@@ -38,6 +38,11 @@ struct KernelSpec {
   // kernels index with 32-bit ints, so each size rounded up to its block, plus one block more
   // (the next step's loads), must stay below 2^31 (check_index_range).
   std::function<std::array<std::int64_t, 3>(const KernelOptions&)> block;
+  // Accumulators per work-item (kernel_outputs_per_work_item); unset means 1.
+  std::function<long(const KernelOptions&)> outputs_per_work_item;
+  // Whether operands pass through registers on their way into local memory (two pages, one
+  // loaded while the other is read), which kernel_registers_per_work_item counts.
+  bool stages_through_registers = false;
   // The traffic model: floats of A and B the kernel loads from global memory for a row-major
   // M x N x K problem, counted as its work-items issue them (reuse through local or private
   // memory lowers it; loads outside the matrix are masked and not counted). C is added by
@@ -46,7 +51,51 @@ struct KernelSpec {
       operand_loads;
 };
 
+// Every kernel, in ladder order, then the production kernels; find_spec throws
+// Error(UnknownKernel) naming the valid kernels.
 const std::vector<KernelSpec>& kernel_specs();
 const KernelSpec& find_spec(const std::string& name);
+
+// One builder per kernel, each in the file of its family: the ladder (ladder_specs.cpp), the
+// production kernels (blocked_spec.cpp, tensorcore_spec.cpp).
+KernelSpec base_spec();
+KernelSpec row_spec();
+KernelSpec private_spec();
+KernelSpec tile_spec();
+KernelSpec coarsened_spec();
+KernelSpec vectorized_spec();
+// vectorized's parameters, launch and constraints under another name, for kernels built on it.
+KernelSpec vector_tile_spec(std::string name, std::string summary);
+KernelSpec blocked_spec();
+KernelSpec tensorcore_spec();
+
+// Small helpers the builders share.
+inline long opt(const KernelOptions& o, const char* name) { return o.at(name); }
+inline std::size_t round_up(std::int64_t value, std::size_t multiple) {
+  const auto v = static_cast<std::size_t>(value);
+  return (v + multiple - 1) / multiple * multiple;
+}
+// Work-groups of `per_group` needed to cover `extent`.
+inline std::size_t groups(std::int64_t extent, std::size_t per_group) {
+  return (static_cast<std::size_t>(extent) + per_group - 1) / per_group;
+}
+inline bool is_power_of_two(long v) { return v > 0 && (v & (v - 1)) == 0; }
+// Largest power of two p <= cap with p * p <= budget.
+inline long square_power_of_two(std::size_t budget, long cap) {
+  long p = 1;
+  while (p * 2 <= cap && std::size_t(p * 2) * std::size_t(p * 2) <= budget) p *= 2;
+  return p;
+}
+// GPUs are capped at 32 x 32 = 1024 work-items per group: more never pays for these shapes.
+// A CPU (PoCL reports 4096) runs a work-group as a loop, so the group shape matters for
+// cache reuse and vectorisation, not occupancy; the builders' CPU caps were measured with PoCL.
+inline bool is_cpu(const DeviceLimits& d) { return d.type == DeviceType::CPU; }
+// Floats of A and B loaded by a grid of tile_m x tile_n work-group tiles that each read their
+// rows of A and columns of B over all of K once: A is read once per column of groups, B once
+// per row of groups (edge groups load only what lies inside the matrix).
+inline double tiled_loads(std::int64_t m, std::int64_t n, std::int64_t k, long tile_m, long tile_n) {
+  return double(m) * double(k) * double(groups(n, tile_n)) +
+         double(k) * double(n) * double(groups(m, tile_m));
+}
 
 }  // namespace clgemm::detail

@@ -1,5 +1,6 @@
 // Deriving kernel parameters from device limits, checked on invented devices, and rejecting
 // invalid combinations before anything is built.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -192,6 +193,31 @@ TEST(KernelModel, MatchesWhatTheBuiltKernelReports) {
     std::cout << "note: " << unreported << " kernels' local memory is not reported by '"
               << shared_context().device().platform_version << "' (CL_KERNEL_LOCAL_MEM_SIZE = 0)\n";
   EXPECT_THROW(kernel_local_memory_bytes("nope", {}), Error);
+}
+
+// The registers model counts a work-item's accumulators, its share of a staged page and a
+// private array: checked against the kernels' own parameters, and every catalogue candidate
+// lies inside its parameter's range, ascending.
+TEST(KernelModel, RegistersAndCandidates) {
+  const KernelOptions coarsened{{"TILE", 64}, {"ITEM", 4}};
+  EXPECT_EQ(kernel_outputs_per_work_item("coarsened", coarsened), 16);
+  // 16 accumulators + one 64 x 65 page over 16 x 16 work-items = 16 + 16.
+  EXPECT_EQ(kernel_registers_per_work_item("coarsened", coarsened), 16 + 64 * 65 / 256);
+  EXPECT_EQ(kernel_registers_per_work_item("private", {{"WG", 64}, {"PRIVATE_K", 128}}), 1 + 128);
+  EXPECT_EQ(kernel_outputs_per_work_item("base", {{"WG_X", 8}, {"WG_Y", 8}}), 1);
+  const KernelOptions tensorcore{{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"WARP_M", 64},
+                                 {"WARP_N", 64},  {"STAGES", 3},   {"VEC", 4}};
+  EXPECT_EQ(kernel_outputs_per_work_item("tensorcore", tensorcore), 64 * 64 / 32);
+  EXPECT_THROW(kernel_registers_per_work_item("tile", {}), Error);
+  for (const auto& kernel : kernel_catalog())
+    for (const auto& parameter : kernel.parameters) {
+      SCOPED_TRACE(kernel.name + " " + parameter.name);
+      EXPECT_TRUE(std::is_sorted(parameter.candidates.begin(), parameter.candidates.end()));
+      for (long value : parameter.candidates) {
+        EXPECT_GE(value, parameter.minimum);
+        EXPECT_LE(value, parameter.maximum);
+      }
+    }
 }
 
 }  // namespace

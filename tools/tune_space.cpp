@@ -1,6 +1,6 @@
 // clgemm-tune's search space: default candidate lists, --space overrides, enumeration with
-// pruning, and neighbours. The work-group shape and local-memory size of a candidate come from
-// the library's kernel specification (src/kernel_spec.hpp), so the rules hold for any kernel.
+// pruning, and neighbours. The candidate values, work-group shape, local memory and registers
+// of a candidate come from the public kernel catalogue, so the rules hold for any kernel.
 #include "tune_space.hpp"
 
 #include <algorithm>
@@ -12,18 +12,9 @@
 namespace clgemm::tune {
 namespace {
 
-std::vector<long> list_for(const std::string& kernel, const std::string& name, long derived) {
-  if (name == "TILE_M" || name == "TILE_N") return {16, 32, 64, 128, 256};
-  if (name == "TILE_K") return {4, 8, 16, 32};
-  if (name == "ITEM_M" || name == "ITEM_N") return {2, 4, 8, 16, 32};
-  if (name == "VEC") return {1, 2, 4, 8};
-  if (name == "TILE")
-    return kernel == "tile" ? std::vector<long>{4, 8, 16, 32} : std::vector<long>{16, 32, 64, 128};
-  if (name == "ITEM") return {2, 4, 8, 16};
-  if (name == "WG_X" || name == "WG_Y") return {1, 2, 4, 8, 16, 32, 64};
-  if (name == "WG") return {8, 16, 32, 64, 128, 256};
-  if (name == "PRIVATE_K") return {32, 64, 128, 256, 512, 1024};
-  // A parameter without a list of its own: powers of two around the derived value.
+// Powers of two from a quarter to four times the derived value, for a parameter the catalogue
+// gives no candidates.
+std::vector<long> powers_around(long derived) {
   std::vector<long> values;
   for (long v = std::max(1L, derived / 4); v <= derived * 4; v *= 2) values.push_back(v);
   return values;
@@ -58,7 +49,7 @@ ValueLists default_value_lists(const std::string& kernel, const KernelOptions& d
     if (p.maximum - p.minimum < 16) {  // a switch or a short range (UNROLL 0..1): all of it
       for (long v = p.minimum; v <= p.maximum; ++v) list.push_back(v);
     } else {
-      for (long v : list_for(kernel, p.name, value))
+      for (long v : p.candidates.empty() ? powers_around(value) : p.candidates)
         if (v >= p.minimum && v <= p.maximum) list.push_back(v);
     }
     list.push_back(value);
@@ -103,25 +94,7 @@ PruneContext prune_context(const DeviceLimits& limits, std::int64_t m, std::int6
   // A GPU work-item has at most 255 32-bit registers, some taken by addresses and counters;
   // a CPU work-item's "registers" are a private array PoCL keeps in L1 (32 KiB and more).
   c.register_budget = gpu ? 192 : 1024;
-  // PoCL runs a work-group as a loop over its work-items: with a small block per work-item the
-  // loop's overhead dominates (4 x 4 per work-item ran at a fifth of 16 x 32's speed).
-  c.min_block = limits.type == DeviceType::CPU ? 16 : 1;
   return c;
-}
-
-long block_per_work_item(const KernelOptions& o) {
-  if (o.count("ITEM_M") || o.count("ITEM_N")) return get(o, "ITEM_M", 1) * get(o, "ITEM_N", 1);
-  if (o.count("ITEM")) return get(o, "ITEM", 1) * get(o, "ITEM", 1);
-  return 0;
-}
-
-long registers_per_work_item(const std::string& kernel, const KernelOptions& o) {
-  const auto wg = kernel_work_group(kernel, o);
-  const long items = long(std::max<std::size_t>(1, wg[0] * wg[1]));
-  const long block = std::max(1L, block_per_work_item(o));
-  // Kernels with two local pages stage one page's slice per work-item in registers.
-  const long staged = long(kernel_local_memory_bytes(kernel, o) / sizeof(float) / 2) / items;
-  return block + staged + get(o, "PRIVATE_K", 0);
 }
 
 std::string prune_reason(const std::string& kernel, const KernelOptions& options,
@@ -133,7 +106,7 @@ std::string prune_reason(const std::string& kernel, const KernelOptions& options
   }
   const auto wg = kernel_work_group(kernel, options);
   if (wg[0] * wg[1] < context.min_work_items) return "few-work-items";
-  if (registers_per_work_item(kernel, options) > context.register_budget) return "register-budget";
+  if (kernel_registers_per_work_item(kernel, options) > context.register_budget) return "register-budget";
   const long rows = get(options, "TILE_M", get(options, "TILE", 1));
   const long cols = get(options, "TILE_N", get(options, "TILE", 1));
   if (context.m > 0 && context.n > 0 &&

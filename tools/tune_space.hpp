@@ -18,10 +18,10 @@ namespace clgemm::tune {
 // The values tried for each parameter, ascending, by parameter name.
 using ValueLists = std::map<std::string, std::vector<long>>;
 
-// The default lists for a kernel: by parameter name (TILE_M/TILE_N {16..256}, TILE_K {4..32},
-// ITEM_M/ITEM_N {2..32}, VEC {1,2,4,8}, ...), every value of a short range (UNROLL {0,1}),
-// powers of two around the derived value otherwise; each within the parameter's range and
-// with the derived value added.
+// The default lists for a kernel: each parameter's candidates from the catalogue
+// (KernelParameter::candidates), every value of a short range (UNROLL {0,1}), powers of two
+// around the derived value otherwise; each within the parameter's range and with the derived
+// value added.
 ValueLists default_value_lists(const std::string& kernel, const KernelOptions& derived);
 
 // Applies one --space override, "NAME=v1,v2,...". Throws Error(InvalidOption) for a parameter
@@ -34,23 +34,15 @@ struct PruneContext {
   std::int64_t m = 0, n = 0;       // the problem measured, for the padding rule
   std::size_t min_work_items = 0;  // GPUs: below a warp/wavefront of work-items is hopeless
   long register_budget = 0;        // floats a work-item may keep (accumulators + staged loads)
-  long min_block = 1;              // CPUs: fewest outputs of C per work-item worth a build
 };
 PruneContext prune_context(const DeviceLimits& limits, std::int64_t m, std::int64_t n);
 
 // Why a candidate is not worth building: "" when it is, else one of the reasons below (the
 // first that applies): "invalid" (validate_options refused it), "few-work-items",
-// "register-budget", "small-block", "padding" (its work-group tile more than doubles the
+// "register-budget" (kernel_registers_per_work_item), "padding" (its work-group tile more than doubles the
 // computed area).
 std::string prune_reason(const std::string& kernel, const KernelOptions& options,
                          const PruneContext& context);
-
-// Floats each work-item keeps in registers: its block of C plus its share of a staged slice
-// (and PRIVATE_K for the private kernel).
-long registers_per_work_item(const std::string& kernel, const KernelOptions& options);
-// Outputs of C each work-item computes: ITEM_M * ITEM_N, or ITEM^2; 0 for kernels without
-// a block parameter.
-long block_per_work_item(const KernelOptions& options);
 
 struct Space {
   std::string kernel;

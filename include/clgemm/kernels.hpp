@@ -23,6 +23,9 @@ struct KernelParameter {
   std::string meaning;
   long minimum = 1;  // the range validate_options() accepts
   long maximum = 65536;
+  // The values worth trying when tuning, ascending (clgemm-tune's default search list). Empty
+  // for a short range (every value is tried) or where powers of two around the derived value do.
+  std::vector<long> candidates = {};
 };
 
 struct KernelDescription {
@@ -67,6 +70,13 @@ void validate_options(const std::string& kernel, const KernelOptions& options,
 std::array<std::size_t, 2> kernel_work_group(const std::string& kernel, const KernelOptions& options);
 std::size_t kernel_local_memory_bytes(const std::string& kernel, const KernelOptions& options);
 std::array<std::int64_t, 3> kernel_block(const std::string& kernel, const KernelOptions& options);
+// Outputs of C one work-item accumulates at once (1 for the kernels without a block of their
+// own, ITEM_M * ITEM_N or ITEM^2 for the blocked ones, a warp tile's share for tensorcore), and
+// the floats it keeps in registers: those accumulators, its share of a local page staged
+// through registers, and a private array (PRIVATE_K). A GPU work-item has at most 255 32-bit
+// registers; a model above that spills.
+long kernel_outputs_per_work_item(const std::string& kernel, const KernelOptions& options);
+long kernel_registers_per_work_item(const std::string& kernel, const KernelOptions& options);
 
 // Where kernel sources are looked for, in order: $CLGEMM_KERNEL_DIR, share/clgemm/kernels
 // beside the installed library, the source tree's kernels/, the configured install prefix.

@@ -1,0 +1,43 @@
+// The production kernel, blocked, as data: vectorized's tiles and constraints, float4 reads of
+// local memory, per-device derived tiles, and the precisions it computes.
+#include "kernel_spec.hpp"
+
+namespace clgemm::detail {
+
+KernelSpec blocked_spec() {
+  KernelSpec s = vector_tile_spec(
+      "blocked",
+      "the production kernel: vectorized's tiles with each work-item owning 4-wide groups of "
+      "rows and columns, read from local memory as float4");
+  s.description.parameters.push_back(
+      {"UNROLL", "1: unroll the register-block loops fully (GPUs), 0: leave it to the compiler", 0,
+       1});
+  s.derive = [vectorized_derive = s.derive](const DeviceLimits& d) {
+    KernelOptions o;
+    if (is_cpu(d)) {
+      // 64 work-items of 8 x 16 outputs: 27 GFLOP/s at n = 1024 on the loaded 2-core PoCL
+      // machine, compiled in 7 s. vectorized's 16 x 32 blocks ran at 12 here and take 30 s
+      // to compile unrolled; not unrolling them costs more than half the speed.
+      o = {{"TILE_M", 64}, {"TILE_N", 128}, {"TILE_K", 16},
+           {"ITEM_M", 8},  {"ITEM_N", 16},  {"VEC", 8}};
+    } else if (d.max_work_group_size < 256 || d.local_memory_bytes < 32 * 1024) {
+      o = vectorized_derive(d);
+    } else {
+      // 256 work-items of 16 x 8 outputs over 128 x 256 tiles, 8 deep (24 KiB of local
+      // memory): on the H200 46.7 TFLOP/s at n = 4096, against 39.1 with vectorized's
+      // 128 x 128 x 16 of 8 x 8 (docs/measurements/h200-blocked-variants-*.txt).
+      o = {{"TILE_M", 128}, {"TILE_N", 256}, {"TILE_K", 8},
+           {"ITEM_M", 16},  {"ITEM_N", 8},   {"VEC", 4}};
+    }
+    o["UNROLL"] = 1;
+    return o;
+  };
+  s.description.precisions = {Precision::FP32, Precision::TF32, Precision::TF32x3};
+  s.constraints.push_back({"ITEM_M % 4 == 0 (rows are read from local memory as float4)",
+                           [](const KernelOptions& o) { return opt(o, "ITEM_M") % 4 == 0; }});
+  s.constraints.push_back({"ITEM_N % 4 == 0 (columns are read from local memory as float4)",
+                           [](const KernelOptions& o) { return opt(o, "ITEM_N") % 4 == 0; }});
+  return s;
+}
+
+}  // namespace clgemm::detail
