@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <random>
 #include <set>
 
 namespace clgemm::tune {
@@ -17,14 +18,15 @@ using Clock = std::chrono::steady_clock;
 // not on the class or on what the pruning kept: every class samples the same candidates first,
 // so programs built for one class serve the next (on a CPU a build can take a minute).
 std::vector<std::size_t> permutation(const Space& space, unsigned seed) {
+  // std::seed_seq mixes every character of "seed;NAME=value;..." into its output, the same
+  // on every platform (its algorithm is fixed by the standard).
   auto key = [seed](const KernelOptions& o) {
-    std::uint64_t h = 1469598103934665603ull ^ seed;  // FNV-1a over "NAME=value;"
-    for (const auto& [name, value] : o)
-      for (char c : name + "=" + std::to_string(value) + ";")
-        h = (h ^ std::uint8_t(c)) * 1099511628211ull;
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;  // splitmix64's finalizer: FNV alone leaves
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;  // the high bits to the first characters
-    return h ^ (h >> 31);
+    std::string text = std::to_string(seed) + ";";
+    for (const auto& [name, value] : o) text += name + "=" + std::to_string(value) + ";";
+    std::seed_seq mixed(text.begin(), text.end());
+    std::uint32_t words[2];
+    mixed.generate(words, words + 2);
+    return std::uint64_t(words[0]) << 32 | words[1];
   };
   std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
   for (std::size_t i = 0; i < space.candidates.size(); ++i)

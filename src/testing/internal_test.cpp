@@ -1,6 +1,6 @@
 // Unit tests of two internals that no public call reaches on its own: the C API's guard, which
 // maps every exception (and every error code, through one table) to a status, and the on-disk
-// cache's entry format. The only test program that sees src/.
+// cache's entry format. The only test program that sees src/ (it lives beside it).
 #include <gtest/gtest.h>
 
 #include <new>
