@@ -1,5 +1,6 @@
-// The tuning database (see clgemm/tuning.hpp): shape classes, loading and merging the shipped
-// and user JSON files, and the choice `auto` makes.
+// The tuning database (see clgemm/tuning.hpp): shape classes, the fallback levels of a
+// device, loading and merging the shipped and user JSON files. The choice `auto` makes from
+// it is in kernel_choice.cpp.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "clgemm/errors.hpp"
 #include "clgemm/files.hpp"
 #include "clgemm/tuning.hpp"
+#include "kernel_call.hpp"
 #include "kernel_source.hpp"
 #include "error_boundary.hpp"
 
@@ -20,10 +22,8 @@ namespace clgemm {
 namespace fs = std::filesystem;
 
 std::string shape_class(const GemmProblem& p) {
-  // Column-major problems run as their row-major transpose: M and N swap.
-  const bool row_major = p.layout == Layout::RowMajor;
-  const double m = double(row_major ? p.m : p.n), n = double(row_major ? p.n : p.m);
-  const double k = double(p.k), volume = m * n * k;
+  const auto call = detail::row_major_call(p);
+  const double m = double(call.m), n = double(call.n), k = double(call.k), volume = m * n * k;
   if (volume <= 512.0 * 512.0 * 512.0) return "small";
   if (std::min(m, n) <= 256) return "skinny";
   if (k <= 512) return "small-k";
@@ -34,6 +34,59 @@ std::string shape_class(const GemmProblem& p) {
 const std::vector<std::string>& shape_classes() {
   static const std::vector<std::string> classes = {"small", "skinny", "small-k", "medium", "large"};
   return classes;
+}
+
+const char* match_level_name(MatchLevel level) {
+  switch (level) {
+    case MatchLevel::Device: return "device";
+    case MatchLevel::Architecture: return "architecture";
+    case MatchLevel::Vendor: return "vendor";
+    case MatchLevel::DeviceType: return "device type";
+  }
+  return "unknown";
+}
+
+std::string device_architecture(const DeviceLimits& device) {
+  if (device.compute_capability > 0) return "sm_" + std::to_string(device.compute_capability);
+  // PoCL names its CPU device "<driver>-<LLVM CPU>-<CPU model>", the model starting with a
+  // capital ("pthread-haswell-AMD EPYC 7B13", "cpu-skylake-avx512-Intel(R) Xeon(R) ..."); the
+  // LLVM CPU may itself hold dashes (x86-64-v3).
+  const std::string& name = device.name;
+  for (const char* driver : {"pthread-", "cpu-", "basic-", "cpu-minimal-", "cpu-tbb-"}) {
+    const std::string prefix = driver;
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::size_t end = name.size();
+    for (std::size_t i = prefix.size(); i + 1 < name.size(); ++i)
+      if (name[i] == '-' && std::isupper(static_cast<unsigned char>(name[i + 1]))) {
+        end = i;
+        break;
+      }
+    return name.substr(prefix.size(), end - prefix.size());
+  }
+  return name;
+}
+
+TunedEntry TunedEntry::for_device(const DeviceLimits& device) {
+  TunedEntry e;
+  e.device = device.name;
+  e.platform = device.platform_name;
+  e.architecture = device_architecture(device);
+  e.vendor = device.vendor;
+  e.device_type = device_type_name(device.type);
+  return e;
+}
+
+bool TunedEntry::matches(const DeviceLimits& d, MatchLevel level) const {
+  switch (level) {
+    case MatchLevel::Device: return device == d.name && platform == d.platform_name;
+    case MatchLevel::Architecture:
+      return !architecture.empty() && architecture == device_architecture(d) &&
+             device_type == device_type_name(d.type);
+    case MatchLevel::Vendor:
+      return !vendor.empty() && vendor == d.vendor && device_type == device_type_name(d.type);
+    case MatchLevel::DeviceType: return !device_type.empty() && device_type == device_type_name(d.type);
+  }
+  return false;
 }
 
 GemmProblem representative_problem(const std::string& shape_class) {
@@ -104,6 +157,12 @@ TunedEntry entry_from_json(const json& j) {
   TunedEntry e;
   e.device = text_field(j, "device", true);
   e.platform = text_field(j, "platform", false);
+  e.architecture = text_field(j, "architecture", false);
+  e.vendor = text_field(j, "vendor", false);
+  e.device_type = text_field(j, "device_type", false);
+  if (!e.device_type.empty() && e.device_type != "CPU" && e.device_type != "GPU" &&
+      e.device_type != "accelerator" && e.device_type != "other")
+    throw std::invalid_argument("unknown device_type '" + e.device_type + "'");
   e.shape_class = text_field(j, "shape_class", true);
   const auto& classes = shape_classes();
   if (std::find(classes.begin(), classes.end(), e.shape_class) == classes.end())
@@ -151,6 +210,9 @@ TunedEntry entry_from_json(const json& j) {
 json entry_to_json(const TunedEntry& e) {
   return {{"device", e.device},
           {"platform", e.platform},
+          {"architecture", e.architecture},
+          {"vendor", e.vendor},
+          {"device_type", e.device_type},
           {"shape_class", e.shape_class},
           {"precision", precision_name(e.precision)},
           {"kernel", e.kernel},
@@ -304,6 +366,18 @@ std::optional<TunedEntry> TuningDatabase::find(const DeviceLimits& device,
   return std::nullopt;
 }
 
+std::pair<std::vector<TunedEntry>, MatchLevel> TuningDatabase::entries_for(
+    const DeviceLimits& device, Precision precision) const {
+  for (MatchLevel level : {MatchLevel::Device, MatchLevel::Architecture, MatchLevel::Vendor,
+                           MatchLevel::DeviceType}) {
+    std::vector<TunedEntry> found;
+    for (const auto& e : entries_)
+      if (e.precision == precision && e.matches(device, level)) found.push_back(e);
+    if (!found.empty()) return {found, level};
+  }
+  return {{}, MatchLevel::DeviceType};
+}
+
 std::string TuningDatabase::to_json_text() const try {
   auto sorted = entries_;
   std::sort(sorted.begin(), sorted.end(), [](const TunedEntry& a, const TunedEntry& b) {
@@ -332,58 +406,6 @@ void TuningDatabase::update_file(const std::string& path,
     change(db);
     return db.to_json_text();
   });
-} catch (...) {
-  detail::rethrow_as_clgemm_error();
-}
-
-namespace {
-
-// Whether `kernel` computes `precision` here (a kernel that needs tensor cores only where
-// the device has them).
-bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
-  for (const auto& description : kernel_catalog())
-    if (description.name == kernel)
-      return description.runs(precision, tensor_cores);
-  return false;  // an entry put() by a program, naming no kernel of this library
-}
-
-}  // namespace
-
-KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
-                           const GemmProblem& problem, Precision precision, bool tensor_cores) try {
-  const std::string cls = shape_class(problem);
-  const auto& problems = database.problems();
-  const std::string problems_note =
-      problems.empty() ? std::string()
-                       : "; the tuning files had " + std::to_string(problems.size()) +
-                             " problem(s), skipped (first: " + problems.front() +
-                             "; clgemm-tune --check FILE lists them all)";
-  auto describe = [&](const TunedEntry& e, const std::string& why) {
-    char measured[96];
-    std::snprintf(measured, sizeof measured, "%.0f GFLOP/s on %lldx%lldx%lld", e.gflops,
-                  (long long)e.m, (long long)e.n, (long long)e.k);
-    return why + " (" + measured + (e.tuned.empty() ? "" : ", tuned " + e.tuned) + ")";
-  };
-  // Tensor cores are used only for a reduced precision the caller asked for. Elsewhere the
-  // reduced precisions run on the FP32 kernels' tuned parameters (they round the operands and
-  // multiply like FP32), so those entries are looked up under fp32.
-  const bool on_tensor_cores = precision != Precision::FP32 && tensor_cores;
-  const Precision tuned_as = on_tensor_cores ? precision : Precision::FP32;
-  const std::string mode = std::string(precision_name(tuned_as));
-  for (const std::string& look_in : {cls, std::string("large")}) {
-    const auto entry = database.find(device, look_in, tuned_as);
-    if (!entry || !runs(entry->kernel, precision, tensor_cores)) continue;
-    const std::string why =
-        look_in == cls ? "tuned " + mode + " entry for shape class '" + cls + "' on this device"
-                       : "no " + mode + " entry for shape class '" + cls +
-                             "' on this device; using its 'large' entry";
-    return {entry->kernel, entry->options, describe(*entry, why) + problems_note};
-  }
-  const std::string kernel = on_tensor_cores ? "tensorcore" : "blocked";
-  return {kernel,
-          {},
-          "no " + mode + " tuning entry for device '" + device.name + "': " + kernel +
-              " with parameters derived from the device limits" + problems_note};
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

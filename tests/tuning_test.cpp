@@ -133,6 +133,7 @@ TEST_F(TuningFiles, EntriesCarryTheirPrecision) {
 TEST(Tuning, ChoiceFollowsThePrecisionAndTheTensorCores) {
   DeviceLimits device;
   device.name = "D", device.platform_name = "P";
+  device.local_memory_bytes = 64 * 1024;  // room for the tensorcore entry's three pages
   const auto problem = GemmProblem::packed(4096, 4096, 4096);
   TuningDatabase empty;
   // No entry: tensorcore (derived) for TF32 modes on tensor cores, blocked otherwise.
@@ -196,18 +197,102 @@ TEST(Tuning, ChoiceFollowsThePrecisionAndTheTensorCores) {
   EXPECT_EQ(choose_kernel(wrong, device, problem, Precision::TF32, false).kernel, "blocked");
 }
 
-TEST(Tuning, ChoiceFallsBackToLargeThenToDerived) {
+TEST(Tuning, ChoiceFallsBackToDerivedAndPrefersTheNearestMeasurement) {
   DeviceLimits device;
   device.name = "D", device.platform_name = "P";
   TuningDatabase db;
   EXPECT_EQ(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).kernel, "blocked");
   EXPECT_TRUE(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).overrides.empty());
-  db.put(entry("D", "large", 8));
-  const auto fallback = choose_kernel(db, device, GemmProblem::packed(64, 64, 64));
-  EXPECT_EQ(fallback.kernel, "tile");
-  EXPECT_NE(fallback.reason.find("'large' entry"), std::string::npos);
-  db.put(entry("D", "small", 4));
+  EXPECT_NE(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).reason.find("derived"),
+            std::string::npos);
+  TunedEntry large = entry("D", "large", 8);
+  large.m = large.n = large.k = 4096;
+  db.put(large);
+  const auto only = choose_kernel(db, device, GemmProblem::packed(64, 64, 64));
+  EXPECT_EQ(only.kernel, "tile");
+  EXPECT_NE(only.reason.find("entry 'large'"), std::string::npos) << only.reason;
+  // Two entries that keep the device equally busy here: the one measured nearer in size wins.
+  db.put(entry("D", "small", 4));  // measured on 64^3
   EXPECT_EQ(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).overrides.at("TILE"), 4);
+  EXPECT_EQ(choose_kernel(db, device, GemmProblem::packed(4096, 4096, 4096)).overrides.at("TILE"), 8);
+}
+
+// Each entry's measured speed is carried to the shape by how much of the device its launch
+// keeps busy: on 132 compute units the 128 x 256 tiles measured at 4096^3 win at 2048^3 and
+// 4096^3, the 64 x 64 tiles measured at 1024^3 win at 1024^3 (32 large tiles would fill a
+// quarter of the device) and on a skinny 8192 x 128 x 8192.
+TEST(Tuning, ChoiceWeighsEntriesByTheShareOfTheDeviceTheyFill) {
+  DeviceLimits device;
+  device.name = "G", device.platform_name = "P", device.type = DeviceType::GPU;
+  device.compute_units = 132, device.max_work_group_size = 1024, device.local_memory_bytes = 48 * 1024;
+  auto blocked = [](const std::string& cls, long tile_m, long tile_n, long item_m, long item_n,
+                    double gflops, std::int64_t size) {
+    TunedEntry e;
+    e.device = "G", e.platform = "P", e.shape_class = cls, e.kernel = "blocked";
+    e.options = {{"TILE_M", tile_m}, {"TILE_N", tile_n}, {"TILE_K", 8}, {"ITEM_M", item_m},
+                 {"ITEM_N", item_n}, {"VEC", 4}, {"UNROLL", 1}};
+    e.gflops = gflops, e.m = e.n = e.k = size;
+    return e;
+  };
+  TuningDatabase db;
+  db.put(blocked("large", 128, 256, 16, 8, 46000, 4096));
+  db.put(blocked("medium", 64, 64, 8, 4, 25000, 1024));
+  auto tile_m = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return choose_kernel(db, device, GemmProblem::packed(m, n, k)).overrides.at("TILE_M");
+  };
+  EXPECT_EQ(tile_m(4096, 4096, 4096), 128);
+  EXPECT_EQ(tile_m(2048, 2048, 2048), 128);
+  EXPECT_EQ(tile_m(1024, 1024, 1024), 64);
+  EXPECT_EQ(tile_m(8192, 128, 8192), 64);
+  const auto choice = choose_kernel(db, device, GemmProblem::packed(1024, 1024, 1024));
+  EXPECT_NE(choice.reason.find("predicted"), std::string::npos) << choice.reason;
+}
+
+// A device without entries of its own uses those of its architecture, then of its vendor and
+// type, then of its type; never another type's.
+TEST(Tuning, EntriesFallBackThroughTheDeviceLevels) {
+  DeviceLimits h200;
+  h200.name = "NVIDIA H200", h200.platform_name = "NVIDIA CUDA", h200.vendor = "NVIDIA Corporation";
+  h200.type = DeviceType::GPU, h200.compute_capability = 90;
+  DeviceLimits h100 = h200, l40 = h200, cpu;
+  h100.name = "NVIDIA H100 80GB HBM3";
+  l40.name = "NVIDIA L40", l40.compute_capability = 89;
+  cpu.name = "pthread-skylake-avx512-Intel(R) Xeon(R) Gold 6148", cpu.vendor = "GenuineIntel";
+  cpu.type = DeviceType::CPU, cpu.platform_name = "Portable Computing Language";
+  EXPECT_EQ(device_architecture(h200), "sm_90");
+  EXPECT_EQ(device_architecture(cpu), "skylake-avx512");
+  DeviceLimits epyc = cpu;
+  epyc.name = "pthread-x86-64-v3-AMD EPYC 7B13", epyc.vendor = "AuthenticAMD";
+  EXPECT_EQ(device_architecture(epyc), "x86-64-v3");
+  DeviceLimits other_intel = cpu;
+  other_intel.name = "cpu-haswell-Intel(R) Core(TM) i7-4770";
+  EXPECT_EQ(device_architecture(other_intel), "haswell");
+
+  TuningDatabase db;
+  TunedEntry gpu = TunedEntry::for_device(h200);
+  gpu.shape_class = "large", gpu.kernel = "tile", gpu.options = {{"TILE", 16}};
+  db.put(gpu);
+  TunedEntry host = TunedEntry::for_device(cpu);
+  host.shape_class = "large", host.kernel = "tile", host.options = {{"TILE", 8}};
+  db.put(host);
+  auto level_of = [&](const DeviceLimits& d) {
+    const auto [entries, level] = db.entries_for(d, Precision::FP32);
+    return entries.empty() ? std::string("none")
+                           : std::string(match_level_name(level)) + " " + entries[0].device;
+  };
+  EXPECT_EQ(level_of(h200), "device NVIDIA H200");
+  EXPECT_EQ(level_of(h100), "architecture NVIDIA H200");
+  EXPECT_EQ(level_of(l40), "vendor NVIDIA H200");
+  EXPECT_EQ(level_of(cpu), "device " + cpu.name);
+  EXPECT_EQ(level_of(other_intel), "vendor " + cpu.name);
+  EXPECT_EQ(level_of(epyc), "device type " + cpu.name);
+  DeviceLimits accelerator;
+  accelerator.type = DeviceType::Accelerator;
+  EXPECT_EQ(level_of(accelerator), "none");
+  const auto choice = choose_kernel(db, h100, GemmProblem::packed(512, 512, 512));
+  EXPECT_EQ(choice.kernel, "tile");
+  EXPECT_NE(choice.reason.find("architecture level"), std::string::npos) << choice.reason;
+  EXPECT_NE(choice.reason.find("measured on NVIDIA H200"), std::string::npos) << choice.reason;
 }
 
 // A user file (CLGEMM_TUNING_FILE) steers what a new Context runs for `auto`, and an entry the
@@ -241,6 +326,7 @@ TEST_F(TuningFiles, AutoFollowsTheUserFile) {
   const auto medium = run(300, 300, 1500);  // just above 512^3: medium
   EXPECT_EQ(medium.kernel, "tile");
   EXPECT_NE(medium.kernel_choice.find("invalid here"), std::string::npos) << medium.kernel_choice;
+  EXPECT_EQ(medium.options.at("TILE"), 8) << "the valid entry serves every shape";
 }
 
 // What `auto` cannot use in the user's file is skipped, never fatal: an entry naming an unknown

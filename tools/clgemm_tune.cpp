@@ -66,9 +66,7 @@ std::string space_summary(const Space& space) {
 std::string write_entry(const std::string& path, const DeviceLimits& device,
                         const std::string& kernel, Precision precision, const ClassState& cs,
                         bool replace) {
-  TunedEntry entry;
-  entry.device = device.name;
-  entry.platform = device.platform_name;
+  TunedEntry entry = TunedEntry::for_device(device);
   entry.shape_class = cs.shape_class;
   entry.precision = precision;
   entry.kernel = kernel;

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -19,19 +20,41 @@
 
 namespace clgemm {
 
-// The shape classes entries are kept for, from the problem's M, N and K (after mapping onto
-// the row-major kernels): "small" (M*N*K <= 512^3), "skinny" (min(M, N) <= 256), "small-k"
-// (K <= 512), "medium" (M*N*K <= 1024^3), else "large". On the H200 the best tiles change
-// between 1024^3 (64 x 64) and 2048^3 (128 x 256), hence that boundary.
+// The shape classes the tuner measures, one representative problem each, from the problem's
+// M, N and K (after mapping onto the row-major kernels): "small" (M*N*K <= 512^3), "skinny"
+// (min(M, N) <= 256), "small-k" (K <= 512), "medium" (M*N*K <= 1024^3), else "large". Entries
+// record the class they were tuned for; `auto` weighs them all (choose_kernel below).
 std::string shape_class(const GemmProblem& problem);
 const std::vector<std::string>& shape_classes();
 
 // A representative problem of each class, as the tuner measures it.
 GemmProblem representative_problem(const std::string& shape_class);
 
+// The device an entry was measured on, at four levels of detail: `auto` uses the entries of
+// the most specific level that matches a device (as CLBlast's database does), so a device
+// without entries of its own still runs parameters measured on its kind.
+enum class MatchLevel {
+  Device,        // the same CL_DEVICE_NAME on the same CL_PLATFORM_NAME
+  Architecture,  // the same device_architecture() (e.g. sm_90 for an H100 and an H200)
+  Vendor,        // the same CL_DEVICE_VENDOR and device type
+  DeviceType,    // any device of the same type (CPU, GPU, ...)
+};
+const char* match_level_name(MatchLevel level);  // "device", "architecture", ...
+
+// A device's architecture as tuning entries record it: "sm_<major><minor>" on NVIDIA
+// (cl_nv_device_attribute_query); on PoCL's CPU device the LLVM CPU its name carries
+// ("pthread-skylake-avx512-Intel(R) Xeon(R) ..." -> "skylake-avx512"); the device name
+// elsewhere (AMD reports its gfx target there).
+std::string device_architecture(const DeviceLimits& device);
+
 struct TunedEntry {
   std::string device;    // CL_DEVICE_NAME
   std::string platform;  // CL_PLATFORM_NAME
+  // The fallback levels' keys (empty in files written before they existed: such an entry
+  // serves its own device only).
+  std::string architecture;  // device_architecture()
+  std::string vendor;        // CL_DEVICE_VENDOR
+  std::string device_type;   // device_type_name(): "CPU", "GPU", ...
   std::string shape_class;
   Precision precision = Precision::FP32;  // "precision" in the file, "fp32" when absent
   std::string kernel;
@@ -39,6 +62,11 @@ struct TunedEntry {
   double gflops = 0;                 // measured on the representative problem
   std::int64_t m = 0, n = 0, k = 0;  // that problem
   std::string tuned;                 // date of the measurement, YYYY-MM-DD
+
+  // An entry for `device`: its name, platform, architecture, vendor and type filled in.
+  static TunedEntry for_device(const DeviceLimits& device);
+  // Whether the entry was measured on a device that matches `device` at `level`.
+  bool matches(const DeviceLimits& device, MatchLevel level) const;
 };
 
 class TuningDatabase {
@@ -72,8 +100,13 @@ class TuningDatabase {
   // Entries from `other` replace this database's entries for the same key; its problems and
   // unusable entries are added to these.
   void overlay(const TuningDatabase& other);
+  // The device's own entry (MatchLevel::Device) for the class and precision.
   std::optional<TunedEntry> find(const DeviceLimits& device, const std::string& shape_class,
                                  Precision precision = Precision::FP32) const;
+  // The entries of `precision` at the most specific level that has any for `device` (every
+  // shape class), and that level; empty when no level matches.
+  std::pair<std::vector<TunedEntry>, MatchLevel> entries_for(const DeviceLimits& device,
+                                                             Precision precision) const;
   const std::vector<TunedEntry>& entries() const { return entries_; }
   // What could not be used, one line each: "<file>: entry 3: unknown kernel 'nope' ...".
   const std::vector<std::string>& problems() const { return problems_; }
@@ -88,11 +121,19 @@ class TuningDatabase {
   std::vector<std::string> unusable_entries_;  // their JSON text, kept for update_file
 };
 
-// What `auto` runs for a problem on a device, and why: the entry for the problem's shape
-// class, else the device's 'large' entry, else derived parameters (the reason also says when
-// the tuning files had problems that were skipped). FP32 never runs on tensor
-// cores. TF32 and 3xTF32 use the tensorcore entries of that precision where `tensor_cores`,
-// and otherwise the fp32 entries of a kernel that computes the precision portably (blocked).
+// What `auto` runs for a problem on a device, and why (src/kernel_choice.cpp). The regime
+// comes first: GEMV-like shapes (the row-major call's M or N at most the gemv kernel's rows)
+// run `gemv`. Otherwise every entry of the best-matching level (entries_for) is a candidate,
+// and so are the parameters derived from the device; each entry's measured speed is carried
+// to this shape by the fraction of the device its launch keeps busy here against on the
+// problem it was measured on (the fill of its edge tiles times the fill of its last wave of
+// work-groups over the compute units), and the fastest prediction wins, ties going to the
+// entry measured nearest in size. A launch that fills less than one wave and has a long K
+// splits K (split factor in the overrides). FP32 never runs on tensor cores. TF32 and 3xTF32
+// use the tensorcore entries of that precision where `tensor_cores`, and otherwise the fp32
+// entries of a kernel that computes the precision portably (blocked). The reason says which
+// entry and level were used, what the model predicted, which entries were skipped and why,
+// and whether the tuning files had problems.
 struct KernelChoice {
   std::string kernel;
   KernelOptions overrides;  // empty: the parameters derived from the device

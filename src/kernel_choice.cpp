@@ -1,0 +1,197 @@
+// The choice `auto` makes (choose_kernel, clgemm/tuning.hpp): the regime of the shape, then
+// the tuned entries of the best-matching device level weighed by how much of the device their
+// launch keeps busy on this shape.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "clgemm/errors.hpp"
+#include "clgemm/tuning.hpp"
+#include "error_boundary.hpp"
+#include "kernel_call.hpp"
+
+namespace clgemm {
+namespace {
+
+struct Shape {
+  std::int64_t m = 0, n = 0, k = 0;  // the row-major kernel call's
+};
+
+Shape call_shape(const GemmProblem& problem) {
+  const auto call = detail::row_major_call(problem);
+  return {call.m, call.n, call.k};
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// The fraction of the device a launch of `kernel` keeps busy on `shape`: the share of its
+// tiles' area inside C, times the share of the compute units its last wave of work-groups
+// occupies (a wave being one work-group per compute unit). Counting several resident groups
+// per unit would call a launch of two groups per unit half idle, which it is not: what each
+// group gets from its unit is in the entry's measured speed.
+double device_fill(const std::string& kernel, const KernelOptions& options, const Shape& shape,
+                   const DeviceLimits& device) {
+  const auto block = kernel_block(kernel, options);
+  const std::int64_t rows = ceil_div(shape.m, block[0]), columns = ceil_div(shape.n, block[1]);
+  const double tile_fill =
+      double(shape.m) * double(shape.n) / (double(rows * block[0]) * double(columns * block[1]));
+  const double units = double(std::max<std::size_t>(1, device.compute_units));
+  const double groups = double(rows) * double(columns);
+  const double waves = std::ceil(groups / units);
+  return tile_fill * groups / (waves * units);
+}
+
+// The problem an entry was measured on: its own m, n, k, else its class's representative.
+Shape measured_shape(const TunedEntry& e) {
+  if (e.m > 0 && e.n > 0 && e.k > 0) return {e.m, e.n, e.k};
+  return call_shape(representative_problem(e.shape_class));
+}
+
+// How far apart two shapes are in size: |log(volume ratio)|, for ties between predictions.
+double size_distance(const Shape& a, const Shape& b) {
+  const double va = double(a.m) * double(a.n) * double(a.k);
+  const double vb = double(b.m) * double(b.n) * double(b.k);
+  return std::fabs(std::log(va / vb));
+}
+
+struct Candidate {
+  const TunedEntry* entry = nullptr;  // nullptr: the parameters derived from the device
+  std::string kernel;
+  KernelOptions options;  // complete (resolved)
+  double predicted_gflops = 0;
+  double fill = 0;
+  double distance = 0;
+};
+
+// Whether `kernel` computes `precision` here (a kernel that needs tensor cores only where
+// the device has them).
+bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
+  for (const auto& description : kernel_catalog())
+    if (description.name == kernel) return description.runs(precision, tensor_cores);
+  return false;  // an entry put() by a program, naming no kernel of this library
+}
+
+std::string format_gflops(double gflops) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", gflops);
+  return text;
+}
+
+std::string describe_shape(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+// The better of two candidates: the higher prediction, or within 5% the one measured nearer
+// in size (an entry before derived parameters, which were never measured).
+bool better(const Candidate& a, const Candidate& b) {
+  if (a.entry && !b.entry) return true;
+  if (!a.entry && b.entry) return false;
+  const double high = std::max(a.predicted_gflops, b.predicted_gflops);
+  if (std::fabs(a.predicted_gflops - b.predicted_gflops) > 0.05 * high)
+    return a.predicted_gflops > b.predicted_gflops;
+  return a.distance < b.distance;
+}
+
+// The gemv kernel's regime: the call's M or N at most its rows per work-group pass.
+bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
+  if (!std::any_of(kernel_catalog().begin(), kernel_catalog().end(),
+                   [](const KernelDescription& d) { return d.name == "gemv"; }))
+    return false;
+  const auto options = derive_options("gemv", device);
+  const auto block = kernel_block("gemv", options);
+  return std::min(shape.m, shape.n) <= block[0] && std::max(shape.m, shape.n) * shape.k >= 4096;
+}
+
+}  // namespace
+
+KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
+                           const GemmProblem& problem, Precision precision, bool tensor_cores) try {
+  const Shape shape = call_shape(problem);
+  const auto& problems = database.problems();
+  const std::string problems_note =
+      problems.empty() ? std::string()
+                       : "; the tuning files had " + std::to_string(problems.size()) +
+                             " problem(s), skipped (first: " + problems.front() +
+                             "; clgemm-tune --check FILE lists them all)";
+  // Tensor cores are used only for a reduced precision the caller asked for. Elsewhere the
+  // reduced precisions run on the FP32 kernels' tuned parameters (they round the operands and
+  // multiply like FP32), so those entries are looked up under fp32.
+  const bool on_tensor_cores = precision != Precision::FP32 && tensor_cores;
+  const Precision tuned_as = on_tensor_cores ? precision : Precision::FP32;
+  const std::string mode = precision_name(tuned_as);
+
+  std::string regime_kernel = on_tensor_cores ? "tensorcore" : "blocked";
+  std::string regime = "";
+  if (!on_tensor_cores && is_gemv_like(shape, device) && runs("gemv", precision, tensor_cores)) {
+    regime_kernel = "gemv";
+    regime = "GEMV-like shape " + describe_shape(shape) + ": ";
+  }
+
+  const auto [entries, level] = database.entries_for(device, tuned_as);
+  std::vector<Candidate> candidates;
+  std::string skipped;
+  auto skip = [&](const TunedEntry& e, const std::string& why) {
+    skipped += (skipped.empty() ? "" : "; ") + e.kernel + " ('" + e.shape_class + "') " + why;
+  };
+  for (const auto& e : entries) {
+    if (!runs(e.kernel, precision, tensor_cores)) continue;  // another precision's kernel
+    // In the GEMV regime only gemv's entries count, and gemv's only there.
+    if ((regime_kernel == "gemv") != (e.kernel == "gemv")) continue;
+    Candidate c;
+    c.entry = &e;
+    c.kernel = e.kernel;
+    try {
+      c.options = resolve_options(e.kernel, device, e.options);
+    } catch (const Error& error) {
+      skip(e, std::string("invalid here: ") + error.what());
+      continue;
+    }
+    const Shape measured = measured_shape(e);
+    c.fill = device_fill(c.kernel, c.options, shape, device);
+    const double measured_fill = device_fill(c.kernel, c.options, measured, device);
+    c.predicted_gflops = e.gflops * c.fill / std::max(measured_fill, 1e-9);
+    c.distance = size_distance(shape, measured);
+    candidates.push_back(std::move(c));
+  }
+  Candidate derived;
+  derived.kernel = regime_kernel;
+  derived.options = derive_options(regime_kernel, device);
+  derived.fill = device_fill(derived.kernel, derived.options, shape, device);
+  candidates.push_back(derived);
+
+  const Candidate* best = &candidates.front();
+  for (const auto& c : candidates)
+    if (better(c, *best)) best = &c;
+
+  char fill[64];
+  std::snprintf(fill, sizeof fill, "; its launch fills %.0f%% of the device here",
+                100.0 * best->fill);
+  std::string reason;
+  if (best->entry) {
+    const TunedEntry& e = *best->entry;
+    reason = regime + "tuned " + mode + " entry '" + e.shape_class + "' of " + e.kernel +
+             " at the " + match_level_name(level) + " level (" +
+             (level == MatchLevel::Device ? "this device" : "measured on " + e.device) + ", " +
+             format_gflops(e.gflops) + " GFLOP/s on " + describe_shape(measured_shape(e)) +
+             (e.tuned.empty() ? "" : ", tuned " + e.tuned) + "), of " +
+             std::to_string(candidates.size() - 1) + " usable; predicted " +
+             format_gflops(best->predicted_gflops) + " GFLOP/s" + fill;
+  } else {
+    reason = regime + "no usable " + mode + " tuning entry for device '" + device.name +
+             "' or its kind: " + best->kernel + " with parameters derived from the device limits" +
+             fill;
+  }
+  if (!skipped.empty()) reason += "; skipped " + skipped;
+  KernelChoice choice;
+  choice.kernel = best->kernel;
+  if (best->entry) choice.overrides = best->entry->options;
+  choice.reason = reason + problems_note;
+  return choice;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+}  // namespace clgemm
