@@ -108,7 +108,8 @@ struct Arguments {
   std::vector<std::string> peers = {"all"};
   double min_time = 0.3;
   double peak_gflops = 0, bandwidth_gbs = 0;
-  std::string csv_path, json_path, platform, device;
+  std::string csv_path, json_path;
+  clgemm::cli::DeviceOptions where;  // --platform, --device
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -143,9 +144,7 @@ void add_options(CLI::App& app, Arguments& args) {
                  "device memory bandwidth in GB/s for the ceilings (default: unknown, not "
                  "drawn; H200: about 4100)")
       ->check(clgemm::cli::finite_range(0, 1e9));
-  app.add_option("--platform", args.platform, "platform index or name substring");
-  app.add_option("--device", args.device, "device index or name substring");
-  clgemm::cli::add_common_flags(app);
+  clgemm::cli::add_device_flags(app, args.where);
 }
 
 // The CSV and JSON of all results (unknown values: empty in CSV, null in JSON). Each JSON row
@@ -191,7 +190,7 @@ int run_benchmark(Arguments& args) {
   for (const auto& [flag, path] : {std::pair{"--csv", &args.csv_path}, {"--json", &args.json_path}})
     if (!path->empty()) clgemm::cli::check_output_path(flag, *path);
 
-  clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
+  auto context = clgemm::cli::open_context(args.where);
   const auto& limits = context.device();
   const bool cpu = limits.type == clgemm::DeviceType::CPU;
   if (args.sizes.empty() && args.shapes.empty()) {
@@ -291,5 +290,5 @@ int main(int argc, char** argv) {
   CLI::App app{"Benchmark clgemm kernels against the peers on the same device, in one process.",
                "clgemm-bench"};
   add_options(app, args);
-  return clgemm::cli::run(app, argc, argv, [&] { return run_benchmark(args); });
+  return clgemm::cli::run_tool(app, argc, argv, [&] { return run_benchmark(args); });
 }
