@@ -1,7 +1,8 @@
 # cli.bench_tiny: runs clgemm-bench on two tiny square sizes and one odd shape with two kernels
 # and no peers, then checks the CSV (a row per kernel and shape, with the arithmetic intensity
-# and the ceiling from the given peaks) and the JSON (the same rows, with the platform and the
-# peaks the chart needs; cli.bench_chart draws it with tools/plot_bench.py). Run as
+# and the ceiling from the given peaks) and the JSON (the same rows under "results", with the
+# platform and the peaks the chart needs; cli.bench_chart draws it with tools/plot_bench.py).
+# Run as
 #   cmake -DBENCH=<clgemm-bench> -DWORK=<scratch directory> -P bench_check.cmake
 cmake_minimum_required(VERSION 3.20)  # policies: quoted strings in if() are not variables
 file(REMOVE_RECURSE "${WORK}")
@@ -33,8 +34,10 @@ list(GET rows 0 header)
 if(NOT header MATCHES "intensity_flop_per_byte,ceiling_gflops$")
   message(FATAL_ERROR "CSV header lacks the intensity and ceiling columns: ${header}")
 endif()
+# Columns: ...,m,n,k,median_seconds,gflops,runs,back_to_back_seconds,back_to_back_gflops,batch,
+# verified,intensity,ceiling.
 foreach(expected ",blocked,64,64,64," ",tile,96,96,96," ",tile,33,65,17,"
-                 ",tile,64,64,64,[^,]*,[^,]*,[0-9]+,true,3\\.5555[0-9]*,35\\.5555")
+                 ",tile,64,64,64,[^,]*,[^,]*,[0-9]+,[^,]*,[^,]*,[0-9]+,true,3\\.5555[0-9]*,35\\.5555")
   if(NOT ";${rows};" MATCHES "${expected}")
     message(FATAL_ERROR "no CSV row matches '${expected}'")
   endif()
@@ -42,7 +45,8 @@ endforeach()
 
 # JSON: the same six rows; tile at 64^3 with its intensity and ceiling, and on every row the
 # platform and the peaks given.
-file(READ "${WORK}/results.json" json)
+file(READ "${WORK}/results.json" document)
+string(JSON json GET "${document}" results)
 string(JSON rows LENGTH "${json}")
 if(NOT rows EQUAL 6)
   message(FATAL_ERROR "expected 6 JSON rows, got ${rows}")

@@ -36,7 +36,6 @@ std::vector<Peer> compiled_peers() {
          if (status != clblast::StatusCode::kSuccess)
            throw std::runtime_error("CLBlast Gemm failed with status " +
                                     std::to_string(int(status)));
-         clFinish(o.queue);
        },
        false});
 #endif

@@ -1,5 +1,5 @@
-// Peers that clgemm-bench measures beside clgemm's kernels, each behind one interface: run the
-// GEMM once on the shared problem and wait for it. Which peers exist depends on what CMake
+// Peers that clgemm-bench measures beside clgemm's kernels, each behind one interface: enqueue
+// the GEMM once on the shared problem (the caller finishes the queue). Which peers exist depends on what CMake
 // found (CLBlast from libclblast-dev, a CBLAS such as OpenBLAS from libopenblas-dev).
 #pragma once
 
@@ -21,9 +21,10 @@ struct Operands {
 
 struct Peer {
   std::string name;
-  // Computes the GEMM on the operands (C receives the result) and returns when it is done.
-  std::function<void(Operands&, std::vector<float>& host_c)> run;
-  bool on_host = false;  // works on host arrays (no OpenCL buffers)
+  // Enqueues the GEMM on the operands' queue (C receives the result once the queue is
+  // finished); a peer on the host computes it before it returns.
+  std::function<void(Operands&, std::vector<float>& host_c)> enqueue;
+  bool on_host = false;  // works on host arrays (no OpenCL buffers, nothing to finish)
 };
 
 // The peers `names` asks for: "all" (the default: every peer this build has that applies to

@@ -1,9 +1,11 @@
-// clgemm-bench: sweeps GEMM shapes for chosen clgemm kernels and the peers found at build time
-// (CLBlast on the same buffers and queue; OpenBLAS on a CPU device), all in one process, and
-// writes a table, CSV and JSON, with each kernel's arithmetic intensity and roofline ceiling from
-// its traffic model (tools/plot_bench.py draws the JSON as a chart). Each figure is the median of
-// repeated calls, each timed from the call to the end of the queue's work, after a warm-up call
-// that also verifies the result.
+// clgemm-bench: measures GEMM shapes (a named suite from tools/bench_suites.json, square sizes,
+// MxNxK shapes) for chosen clgemm kernels and the peers found at build time (CLBlast on the same
+// buffers and queue; OpenBLAS on a CPU device), all in one process, and writes a table, CSV and
+// JSON, with each kernel's arithmetic intensity and roofline ceiling from its traffic model
+// (tools/plot_bench.py draws the JSON as a chart). Each contender is timed two ways after a
+// warm-up call that also verifies the result: per call (the median of calls each enqueued and
+// finished on its own) and back to back (batches of calls with one finish, per call), and gets a
+// geometric mean of GFLOP/s over the shapes (bench_report).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -15,6 +17,8 @@
 #include <sstream>
 
 #include "bench_peers.hpp"
+#include "bench_report.hpp"
+#include "bench_suites.hpp"
 #include "clgemm/clgemm.hpp"
 #include "cli_support.hpp"
 
@@ -23,17 +27,8 @@ namespace {
 using clgemm::bench::Operands;
 using Clock = std::chrono::steady_clock;
 
-struct Result {
-  std::string contender;
-  clgemm::GemmProblem problem;
-  double median_seconds = 0;
-  int runs = 0;
-  bool verified = false, passed = false;
-  // clgemm kernels only (0 otherwise): FLOP per byte of the traffic model for the kernel and
-  // parameters that ran, and the roofline min(peak, bandwidth * intensity) where known.
-  double intensity = 0, ceiling_gflops = 0;
-  double gflops() const { return problem.flops() / median_seconds * 1e-9; }
-};
+using clgemm::bench::Result;
+using clgemm::bench::Shape;
 
 // "MxNxK" (each from 1 to INT32_MAX, nothing else) as a packed problem.
 clgemm::GemmProblem parse_shape(const std::string& text) {
@@ -49,28 +44,44 @@ clgemm::GemmProblem parse_shape(const std::string& text) {
   return clgemm::GemmProblem::packed(size(0, x1), size(x1 + 1, x2), size(x2 + 1, text.size()));
 }
 
-std::vector<clgemm::GemmProblem> parse_shapes(const std::vector<long>& sizes,
-                                              const std::vector<std::string>& shapes) {
+// The suite's shapes, then the squares of --sizes, then --shapes.
+std::vector<clgemm::GemmProblem> gather_shapes(const std::string& suite,
+                                               const std::vector<long>& sizes,
+                                               const std::vector<std::string>& shapes) {
   std::vector<clgemm::GemmProblem> out;
+  if (!suite.empty())
+    for (const auto& s : clgemm::bench::suite_shapes(suite))
+      out.push_back(clgemm::GemmProblem::packed(s.m, s.n, s.k));
   for (long n : sizes) out.push_back(clgemm::GemmProblem::packed(n, n, n));
   for (const auto& text : shapes) out.push_back(parse_shape(text));
   return out;
 }
 
-// Calls `run` once to warm up (and verifies what it produced with the shared policy), then
-// repeats it (clgemm::repeat_timed) until `min_time` has passed and at least three calls were
-// made; returns the median call time (clgemm::statistics).
-// `first_call_notice` (when not empty) is printed if the first call, which builds the
-// contender's kernels, takes more than a moment.
-Result measure(const std::string& name, Operands& o, const std::function<void()>& run,
-               const std::function<std::vector<float>()>& result, double min_time,
+// Whether `problem` is above --max-size S, which caps M * N * K at S^3 (0: no cap).
+bool above_cap(const clgemm::GemmProblem& problem, std::int64_t max_size) {
+  const double cap = double(max_size) * double(max_size) * double(max_size);
+  return max_size > 0 && double(problem.m) * double(problem.n) * double(problem.k) > cap;
+}
+
+// Enqueues the contender's call once and waits for it to finish (the warm-up, which builds its
+// kernels and is verified with the shared policy), then times it per call
+// (clgemm::repeat_timed until `min_time` has passed and at least three calls were made, the
+// median) and back to back (batches of `batch` calls with one `finish`, until `min_time` has
+// passed again, two to five batches; `batch` 0: enough calls for half of `min_time`, 2 to 1000).
+// `first_call_notice` (when not empty) is printed if the first call takes more than a moment.
+Result measure(const std::string& name, Operands& o, const std::function<void()>& enqueue,
+               const std::function<void()>& finish,
+               const std::function<std::vector<float>()>& result, double min_time, int batch,
                const std::string& first_call_notice,
                clgemm::Precision precision = clgemm::Precision::FP32) {
-  Result r{name, o.problem};
+  Result r;
+  r.contender = r.kernel = name;
+  r.problem = o.problem;
   {
     std::optional<clgemm::cli::SlowNotice> notice;
     if (!first_call_notice.empty()) notice.emplace(first_call_notice);
-    run();
+    enqueue();
+    finish();
   }
   const auto c = result();
   const auto check =
@@ -81,9 +92,31 @@ Result measure(const std::string& name, Operands& o, const std::function<void()>
   policy.warmup_runs = 0;
   policy.max_runs = 200;
   policy.min_seconds = min_time;
-  const auto times = clgemm::statistics(clgemm::repeat_timed(run, policy));
+  const auto times = clgemm::statistics(clgemm::repeat_timed(
+      [&] {
+        enqueue();
+        finish();
+      },
+      policy));
   r.median_seconds = times.median;
   r.runs = int(times.count);
+
+  r.batch = batch > 0 ? batch
+                      : int(std::clamp(std::ceil(0.5 * min_time / std::max(times.median, 1e-9)),
+                                       2.0, 1000.0));
+  clgemm::RepeatPolicy batches;
+  batches.warmup_runs = 0;
+  batches.min_runs = 2;
+  batches.max_runs = 5;
+  batches.min_seconds = min_time;
+  const auto batch_times = clgemm::statistics(clgemm::repeat_timed(
+      [&] {
+        for (int call = 0; call < r.batch; ++call) enqueue();
+        finish();
+      },
+      batches));
+  r.back_to_back_seconds = batch_times.median / r.batch;
+  r.batches = int(batch_times.count);
   return r;
 }
 
@@ -102,13 +135,17 @@ std::pair<std::string, clgemm::Precision> parse_contender(const std::string& tex
 }
 
 struct Arguments {
-  std::vector<std::string> kernels = {"blocked", "vectorized"};
+  std::vector<std::string> kernels = {"auto", "blocked", "vectorized"};
+  std::string suite, list_suite;
+  std::int64_t max_size = 0;
+  int batch = 0;
   std::vector<long> sizes;
   std::vector<std::string> shapes;
   std::vector<std::string> peers = {"all"};
   double min_time = 0.3;
   double peak_gflops = 0, bandwidth_gbs = 0;
-  std::string csv_path, json_path, platform, device;
+  std::string csv_path, json_path;
+  clgemm::cli::DeviceOptions where;  // --platform, --device
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -117,12 +154,28 @@ void add_options(CLI::App& app, Arguments& args) {
                  "tensorcore@3xtf32 (fp32 when none is given)")
       ->delimiter(',')
       ->capture_default_str();
+  std::string suites;
+  for (const auto& name : clgemm::bench::suite_names()) suites += (suites.empty() ? "" : ", ") + name;
+  app.add_option("--suite", args.suite,
+                 "a named suite of shapes from tools/bench_suites.json: " + suites +
+                     " (--sizes and --shapes add to it)");
+  app.add_option("--list-suite", args.list_suite,
+                 "print a suite's shapes (MxNxK, one a line, within --max-size) and exit");
+  app.add_option("--max-size", args.max_size,
+                 "skip the shapes whose M*N*K is above S^3, for slow devices (e.g. 2048)")
+      ->type_name("S")
+      ->check(clgemm::cli::size_range());
+  app.add_option("--batch", args.batch,
+                 "calls per back-to-back batch (default: enough for half of --min-time, 2 to "
+                 "1000)")
+      ->check(CLI::Range(1, 100000));
   app.add_option("--sizes", args.sizes,
-                 "square sizes (default: 128 to 8192 on a GPU, to 2048 on a CPU)")
+                 "square sizes (without a suite, sizes or shapes: the suite default-gpu, or "
+                 "default-cpu on a CPU)")
       ->delimiter(',')
       ->check(clgemm::cli::size_range());
   app.add_option("--shapes", args.shapes,
-                 "further MxNxK shapes (default: tall, wide and small-K ones)")
+                 "further MxNxK shapes")
       ->delimiter(',');
   app.add_option("--peers", args.peers,
                  "peers to include: all (those this build has), none, or names (clblast, "
@@ -143,73 +196,56 @@ void add_options(CLI::App& app, Arguments& args) {
                  "device memory bandwidth in GB/s for the ceilings (default: unknown, not "
                  "drawn; H200: about 4100)")
       ->check(clgemm::cli::finite_range(0, 1e9));
-  app.add_option("--platform", args.platform, "platform index or name substring");
-  app.add_option("--device", args.device, "device index or name substring");
-  clgemm::cli::add_common_flags(app);
+  clgemm::cli::add_device_flags(app, args.where);
 }
 
-// The CSV and JSON of all results (unknown values: empty in CSV, null in JSON). Each JSON row
-// also names the platform and the peaks its ceiling comes from, for the chart.
-std::pair<std::string, std::string> reports(const clgemm::DeviceLimits& limits,
-                                            const std::vector<Result>& results,
-                                            double peak_gflops, double bandwidth_gbs) {
-  nlohmann::json json = nlohmann::json::array();
-  std::ostringstream csv;
-  csv << "device,contender,m,n,k,median_seconds,gflops,runs,verified,"
-         "intensity_flop_per_byte,ceiling_gflops\n";
-  auto known = [](double v) { return v > 0 ? nlohmann::json(v) : nlohmann::json(); };
-  auto cell = [](double v) { return v > 0 ? std::to_string(v) : std::string(); };
-  for (const auto& r : results) {
-    json.push_back({{"device", limits.name},
-                    {"platform", limits.platform_name},
-                    {"contender", r.contender},
-                    {"m", r.problem.m},
-                    {"n", r.problem.n},
-                    {"k", r.problem.k},
-                    {"median_seconds", r.median_seconds},
-                    {"gflops", r.gflops()},
-                    {"runs", r.runs},
-                    {"verified", r.passed},
-                    {"intensity_flop_per_byte", known(r.intensity)},
-                    {"ceiling_gflops", known(r.ceiling_gflops)},
-                    {"peak_gflops", known(peak_gflops)},
-                    {"bandwidth_gbs", known(bandwidth_gbs)}});
-    csv << '"' << limits.name << "\"," << r.contender << ',' << r.problem.m << ',' << r.problem.n
-        << ',' << r.problem.k << ',' << r.median_seconds << ',' << r.gflops() << ',' << r.runs
-        << ',' << (r.passed ? "true" : "false") << ',' << cell(r.intensity) << ','
-        << cell(r.ceiling_gflops) << '\n';
-  }
-  return {csv.str(), json.dump(1) + "\n"};
+int list_suite(const Arguments& args) {
+  for (const auto& shape : clgemm::bench::suite_shapes(args.list_suite))
+    if (!above_cap(clgemm::GemmProblem::packed(shape.m, shape.n, shape.k), args.max_size))
+      std::cout << clgemm::bench::shape_text(shape) << "\n";
+  return clgemm::cli::kSuccess;
 }
 
 int run_benchmark(Arguments& args) {
+  if (!args.list_suite.empty()) return list_suite(args);
   // Everything that can be checked without the device fails before any work.
   for (const auto& k : args.kernels)
     if (const auto [name, precision] = parse_contender(k); name != "auto")
       clgemm::find_kernel(name);
-  auto problems = parse_shapes(args.sizes, args.shapes);
+  auto problems = gather_shapes(args.suite, args.sizes, args.shapes);
   for (const auto& [flag, path] : {std::pair{"--csv", &args.csv_path}, {"--json", &args.json_path}})
     if (!path->empty()) clgemm::cli::check_output_path(flag, *path);
 
-  clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
+  auto context = clgemm::cli::open_context(args.where);
   const auto& limits = context.device();
   const bool cpu = limits.type == clgemm::DeviceType::CPU;
-  if (args.sizes.empty() && args.shapes.empty()) {
-    for (long n = 128; n <= (cpu ? 2048 : 8192); n *= 2) args.sizes.push_back(n);
-    args.shapes = cpu ? std::vector<std::string>{"1023x1023x1023", "1025x1025x1025",
-                                                 "2048x2048x128", "128x2048x2048", "2048x64x2048"}
-                      : std::vector<std::string>{"4095x4095x4095", "4097x4097x4097",
-                                                 "8192x8192x256", "256x8192x8192", "8192x128x8192"};
-    problems = parse_shapes(args.sizes, args.shapes);
-  }
+  if (problems.empty()) problems = gather_shapes(cpu ? "default-cpu" : "default-gpu", {}, {});
+  clgemm::bench::RunInfo info;
+  info.suite = args.suite;
+  info.max_size = args.max_size;
+  info.peak_gflops = args.peak_gflops;
+  info.bandwidth_gbs = args.bandwidth_gbs;
+  std::vector<clgemm::GemmProblem> kept;
+  for (const auto& problem : problems)
+    if (above_cap(problem, args.max_size))
+      info.skipped.push_back({problem.m, problem.n, problem.k});
+    else
+      kept.push_back(problem);
+  problems = kept;
   auto peers = clgemm::bench::select_peers(args.peers, cpu);
   for (const auto& problem : problems) clgemm::check_fits_device(problem, limits);
 
   std::cout << "device: " << limits.name << " on '" << limits.platform_name << "', driver "
             << limits.driver_version << "\n";
-  std::printf("%-22s %-16s %10s %12s %9s %7s\n", "M x N x K", "contender", "median ms", "GFLOP/s",
-              "vs clblast", "verify");
-  std::fflush(stdout);
+  if (!args.suite.empty())
+    std::cout << "suite:  " << args.suite << " (tools/bench_suites.json)\n";
+  if (!info.skipped.empty()) {
+    std::cout << "skipped " << info.skipped.size() << " shape(s) with M*N*K above --max-size "
+              << args.max_size << " (" << args.max_size << "^3):";
+    for (const auto& s : info.skipped) std::cout << " " << clgemm::bench::shape_text(s);
+    std::cout << "\n";
+  }
+  clgemm::bench::print_header();
   cl_int status = CL_SUCCESS;
   cl_command_queue queue =
       clCreateCommandQueue(context.opencl_context(), context.opencl_device(), 0, &status);
@@ -232,6 +268,7 @@ int run_benchmark(Arguments& args) {
                           nullptr, nullptr);
       return c;
     };
+    auto finish_queue = [&] { clFinish(queue); };
     std::vector<Result> row;
     for (const auto& contender : args.kernels) {
       const auto [kernel, precision] = parse_contender(contender);
@@ -239,13 +276,14 @@ int run_benchmark(Arguments& args) {
       settings.kernel = kernel;
       settings.precision = precision;
       clgemm::GemmRecord ran;  // what the library says it ran
-      auto run = [&] {
+      auto enqueue = [&] {
         ran = context.sgemm(problem, o.a_mem, o.b_mem, o.c_mem, queue, nullptr, settings);
-        clFinish(queue);
       };
       const std::string notice = clgemm::cli::build_notice(
           clgemm::cli::kernel_that_runs(context, kernel, problem, precision), limits);
-      Result r = measure(contender, o, run, read_c, args.min_time, notice, precision);
+      Result r = measure(contender, o, enqueue, finish_queue, read_c, args.min_time, args.batch,
+                         notice, precision);
+      r.kernel = ran.kernel;
       r.intensity = clgemm::arithmetic_intensity(ran.kernel, ran.options, problem.m, problem.n,
                                                  problem.k, problem.beta != 0.0f);
       r.ceiling_gflops = roofline(args.peak_gflops, args.bandwidth_gbs, r.intensity);
@@ -253,32 +291,27 @@ int run_benchmark(Arguments& args) {
     }
     for (auto& peer : peers) {
       std::vector<float> host_c = o.c;
-      auto run = [&] { peer.run(o, host_c); };
+      auto enqueue = [&] { peer.enqueue(o, host_c); };
+      auto finish = [&] {
+        if (!peer.on_host) clFinish(queue);
+      };
       auto result = [&] { return peer.on_host ? host_c : read_c(); };
       const std::string notice =
           peer.on_host ? "" : "peer '" + peer.name + "' compiling its kernels on first use ...";
-      row.push_back(measure(peer.name, o, run, result, args.min_time, notice));
+      row.push_back(
+          measure(peer.name, o, enqueue, finish, result, args.min_time, args.batch, notice));
     }
-    double clblast = 0;
-    for (const auto& r : row)
-      if (r.contender == "clblast") clblast = r.median_seconds;
-    char shape[64];
-    std::snprintf(shape, sizeof shape, "%ldx%ldx%ld", long(problem.m), long(problem.n),
-                  long(problem.k));
+    clgemm::bench::print_rows(row);
     for (const auto& r : row) {
-      char ratio[16] = "-";
-      if (clblast > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", clblast / r.median_seconds);
-      std::printf("%-22s %-16s %10.3f %12.1f %9s %7s\n", shape, r.contender.c_str(),
-                  r.median_seconds * 1e3, r.gflops(), ratio, r.passed ? "passed" : "FAILED");
       all_passed = all_passed && r.passed;
       results.push_back(r);
     }
-    std::fflush(stdout);
     for (cl_mem m : {o.a_mem, o.b_mem, o.c_mem}) clReleaseMemObject(m);
   }
   clReleaseCommandQueue(queue);
+  clgemm::bench::print_geometric_means(clgemm::bench::geometric_means(results));
 
-  const auto [csv, json] = reports(limits, results, args.peak_gflops, args.bandwidth_gbs);
+  const auto [csv, json] = clgemm::bench::reports(limits, info, results);
   if (!args.csv_path.empty()) clgemm::cli::write_output("--csv", args.csv_path, csv);
   if (!args.json_path.empty()) clgemm::cli::write_output("--json", args.json_path, json);
   return all_passed ? clgemm::cli::kSuccess : clgemm::cli::kFailed;
@@ -291,5 +324,5 @@ int main(int argc, char** argv) {
   CLI::App app{"Benchmark clgemm kernels against the peers on the same device, in one process.",
                "clgemm-bench"};
   add_options(app, args);
-  return clgemm::cli::run(app, argc, argv, [&] { return run_benchmark(args); });
+  return clgemm::cli::run_tool(app, argc, argv, [&] { return run_benchmark(args); });
 }

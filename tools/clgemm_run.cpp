@@ -26,7 +26,7 @@ struct Arguments {
   int warmup = 1;
   bool verify = true;
   bool json = false;
-  std::string platform, device;
+  clgemm::cli::DeviceOptions where;  // --platform, --device
   std::string layout = "row", trans_a = "n", trans_b = "n";
   std::vector<std::string> defines;
 };
@@ -141,7 +141,7 @@ std::string verification_text(const KernelRun& run) {
   return out.str();
 }
 
-void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
+void print_single(const KernelRun& run) {
   const auto& t = run.record;
   std::cout << "kernel:    " << t.kernel << "\n";
   if (!t.kernel_choice.empty()) std::cout << "choice:    " << t.kernel_choice << "\n";
@@ -164,7 +164,7 @@ void print_single(const clgemm::GemmProblem& problem, const KernelRun& run) {
   std::cout << "verify:    " << verification_text(run) << "\n";
 }
 
-void print_table(const clgemm::GemmProblem& problem, const std::vector<KernelRun>& runs) {
+void print_table(const std::vector<KernelRun>& runs) {
   std::printf("\n%-11s %12s %12s %10s  %-8s %s\n", "kernel", "median ms", "GFLOP/s", "vs base",
               "verify", "options");
   double base = 0;
@@ -219,13 +219,9 @@ void add_options(CLI::App& app, Arguments& args) {
                  "accuracy); tensor cores where the device has them")
       ->capture_default_str()
       ->check(CLI::IsMember({"fp32", "tf32", "3xtf32"}));
-  app.add_option("--platform", args.platform,
-                 "platform index or name substring (default: $CLGEMM_PLATFORM)");
-  app.add_option("--device", args.device,
-                 "device index or name substring (default: $CLGEMM_DEVICE)");
+  clgemm::cli::add_device_flags(app, args.where);
   app.add_flag("--json", args.json, "print one JSON object per kernel run instead of text");
   app.add_flag("!--no-verify", args.verify, "skip the comparison with the host reference");
-  clgemm::cli::add_common_flags(app);
 }
 
 clgemm::GemmProblem make_problem(const Arguments& args) {
@@ -245,7 +241,7 @@ clgemm::GemmProblem make_problem(const Arguments& args) {
   return problem;
 }
 
-int run_tool(const Arguments& args) {
+int run_gemm(const Arguments& args) {
   const clgemm::GemmProblem problem = make_problem(args);
   const clgemm::KernelOptions overrides = clgemm::cli::parse_defines(args.defines);
   if (args.kernel == "all" && !overrides.empty())
@@ -256,7 +252,7 @@ int run_tool(const Arguments& args) {
       args.kernel == "all" || args.kernel == "auto" ? args.kernel
                                                     : clgemm::find_kernel(args.kernel).name;
 
-  clgemm::Context context(clgemm::DeviceRequest{args.platform, args.device});
+  auto context = clgemm::cli::open_context(args.where);
   const auto& device = context.device();
   clgemm::check_fits_device(problem, device);  // before the host matrices are allocated
   std::vector<std::string> kernels;
@@ -298,13 +294,13 @@ int run_tool(const Arguments& args) {
     if (args.json) {
       std::cout << to_json(device, problem, runs.back()).dump() << std::endl;
     } else if (kernels.size() == 1) {
-      print_single(problem, runs.back());
+      print_single(runs.back());
     } else {
       std::cout << "ran:       " << kernel << " " << milliseconds(runs.back().wall.median)
                 << " median, verify " << verification_text(runs.back()) << std::endl;
     }
   }
-  if (!args.json && kernels.size() > 1) print_table(problem, runs);
+  if (!args.json && kernels.size() > 1) print_table(runs);
   return all_passed ? clgemm::cli::kSuccess : clgemm::cli::kFailed;
 }
 
@@ -315,5 +311,5 @@ int main(int argc, char** argv) {
   CLI::App app{"Run, time and verify clgemm kernels: C = alpha * A * B + beta * C (row-major).",
                "clgemm-run"};
   add_options(app, args);
-  return clgemm::cli::run(app, argc, argv, [&] { return run_tool(args); });
+  return clgemm::cli::run_tool(app, argc, argv, [&] { return run_gemm(args); });
 }

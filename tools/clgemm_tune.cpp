@@ -115,8 +115,8 @@ int check_tuning_file(const std::string& path) {
 }
 
 struct Arguments {
-  std::string kernel, precision = "fp32", budget, scale = "1", state_path, output, platform, device,
-                      check_path;
+  std::string kernel, precision = "fp32", budget, scale = "1", state_path, output, check_path;
+  cli::DeviceOptions where;  // --platform, --device
   std::vector<std::string> classes = {"all"}, space_overrides;
   bool resume = false, verbose = false, dry_run = false, replace = false;
   SearchSettings search;
@@ -159,14 +159,12 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--max-runs", args.search.measure.max_runs, "most timed calls per candidate")
       ->capture_default_str()
       ->check(CLI::Range(1, cli::kMaxRuns));
-  app.add_option("--platform", args.platform, "platform index or name substring");
-  app.add_option("--device", args.device, "device index or name substring");
+  cli::add_device_flags(app, args.where);
   app.add_flag("-v,--verbose", args.verbose, "print a line per candidate");
   app.add_flag("--dry-run", args.dry_run, "print the search space of each class and exit");
   app.add_option("--check", args.check_path,
                  "check a tuning file and exit: each problem on a line; exit status 0 when "
                  "there are none, 1 when there are, 2 when the file cannot be read");
-  cli::add_common_flags(app);
 }
 
 int run_tune(Arguments& args) {
@@ -176,7 +174,7 @@ int run_tune(Arguments& args) {
   search.measure.precision = parse_precision(args.precision);
   const auto classes = parse_classes(args.classes);
   for (const auto& cls : classes) size_scale_for(args.scale, cls);  // validate early
-  Context context(DeviceRequest{args.platform, args.device});
+  auto context = cli::open_context(args.where);
   const DeviceLimits& limits = context.device();
   if (search.measure.precision != Precision::FP32) {
     // `auto` reads tf32 and 3xtf32 entries only on tensor cores, for the tensorcore kernel;
@@ -332,5 +330,5 @@ int main(int argc, char** argv) {
       "winners into the tuning database that the `auto` kernel reads.",
       "clgemm-tune"};
   add_options(app, args);
-  return cli::run(app, argc, argv, [&] { return run_tune(args); });
+  return cli::run_tool(app, argc, argv, [&] { return run_tune(args); });
 }

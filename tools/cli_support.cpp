@@ -1,5 +1,5 @@
-// The tools' shared command-line pieces: exit statuses, --version, --list-devices, flag and
-// path checks, notes on stderr.
+// The tools' shared command-line pieces: exit statuses and the exception boundary, --version,
+// --list-devices, the device flags, flag and path checks, notes on stderr.
 #include "cli_support.hpp"
 
 #include <sys/stat.h>
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string g_tool = "clgemm";  // the running tool's name, set by run()
+std::string g_tool = "clgemm";  // the running tool's name, set by run_tool()
 
 void print_devices() {
   const auto devices = clgemm::list_devices();
@@ -64,9 +64,21 @@ void add_common_flags(CLI::App& app) {
       "list the OpenCL devices and exit");
 }
 
-int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) {
+void add_device_flags(CLI::App& app, DeviceOptions& options) {
+  app.add_option("--platform", options.platform,
+                 "platform index or name substring (default: $CLGEMM_PLATFORM)");
+  app.add_option("--device", options.device,
+                 "device index or name substring (default: $CLGEMM_DEVICE)");
+}
+
+Context open_context(const DeviceOptions& options) {
+  return Context(DeviceRequest{options.platform, options.device});
+}
+
+int run_tool(CLI::App& app, int argc, char** argv, const std::function<int()>& body) {
   g_tool = app.get_name();
   try {
+    add_common_flags(app);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {

@@ -1,6 +1,7 @@
 // What the four command-line tools share: the exit statuses and the one place that turns every
-// exception into one of them, --version and --list-devices, strict checks of numeric flags,
-// -D overrides and output paths, and the notes on stderr while something slow runs.
+// exception into one of them (run_tool), --version and --list-devices, the device flags and the
+// context they open, strict checks of numeric flags, -D overrides and output paths, and the
+// notes on stderr while something slow runs.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -24,13 +25,25 @@ constexpr int kError = 2;   // any error, usage errors included
 constexpr int kMaxRuns = 1000000;
 
 // Adds --version (prints "<tool> <clgemm::version()>") and --list-devices to `app`, whose
-// name is the tool's.
+// name is the tool's. run_tool() calls it; a tool need not.
 void add_common_flags(CLI::App& app);
 
-// Parses the command line into `app`, then runs `body` and returns its exit status. Usage
-// errors and every exception become one message on stderr ("<tool>: error: ...") and kError;
-// --help, --version and --list-devices return kSuccess.
-int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
+// The device a tool runs on, as its --platform and --device flags give it (empty: the
+// library's defaults, $CLGEMM_PLATFORM and $CLGEMM_DEVICE, then the first device).
+struct DeviceOptions {
+  std::string platform;
+  std::string device;
+};
+// Adds --platform and --device to `app`, writing into `options`.
+void add_device_flags(CLI::App& app, DeviceOptions& options);
+// Opens the context `options` names (Error(NoPlatform) when nothing matches).
+Context open_context(const DeviceOptions& options);
+
+// The whole life of a tool: adds the common flags to `app`, parses the command line into it,
+// then runs `body` and returns its exit status. Usage errors and every exception become one
+// message on stderr ("<tool>: error: ...") and kError; --help, --version and --list-devices
+// return kSuccess.
+int run_tool(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
 
 // "<tool>: <line>" on stderr: progress and notices, apart from the results on stdout.
 void note(const std::string& line);

@@ -10,7 +10,10 @@ them). Needs matplotlib (Debian: python3-matplotlib; tools/bootstrap.sh installs
     python3 tools/plot_bench.py results.json -o chart.png -o chart.svg
 
 --peak-gflops and --bandwidth-gbs here replace the file's peaks, the ceilings recomputed from
-each row's intensity (for files written before the bench recorded its peaks).
+each row's intensity (for files written before the bench recorded its peaks). --timing picks
+the figure drawn: per-call (the default: the median of calls each enqueued and finished on its
+own) or back-to-back (batches of calls with one finish, per call). Reads both the bench's JSON
+object (its rows under "results") and the plain list of rows that earlier versions wrote.
 """
 import argparse
 import json
@@ -46,7 +49,10 @@ def roofline(peak, bandwidth, intensity):
     return ceiling
 
 
-def load_rows(path):
+TIMINGS = {"per-call": "gflops", "back-to-back": "back_to_back_gflops"}
+
+
+def load_rows(path, timing="per-call"):
     try:
         with open(path, encoding="utf-8") as f:
             rows = json.load(f)
@@ -54,13 +60,17 @@ def load_rows(path):
         raise DataError(f"cannot read '{path}': {e.strerror}")
     except ValueError as e:
         raise DataError(f"'{path}' is not valid JSON: {e}")
+    if isinstance(rows, dict):
+        rows = rows.get("results")
     if not isinstance(rows, list) or not rows:
         raise DataError(f"'{path}' is not clgemm-bench --json output: expected a list of results")
+    figure = TIMINGS[timing]
     for i, row in enumerate(rows):
-        fields = ("contender", "m", "n", "k", "gflops")
+        fields = ("contender", "m", "n", "k", figure)
         if not isinstance(row, dict) or any(name not in row for name in fields):
             raise DataError(f"'{path}': result {i + 1} lacks one of {', '.join(fields)}")
-    return rows
+    # The chart reads "gflops": the chosen figure.
+    return [dict(row, gflops=row[figure]) for row in rows]
 
 
 def chart_data(rows, peak_override, bandwidth_override):
@@ -104,7 +114,7 @@ def shape_label(problem):
     return "x".join(str(v) for v in problem)
 
 
-def draw(rows, outputs, title, peak_override, bandwidth_override):
+def draw(rows, outputs, title, peak_override, bandwidth_override, timing="per-call"):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -211,7 +221,9 @@ def draw(rows, outputs, title, peak_override, bandwidth_override):
                  f"bandwidth {f'{bandwidth:g}' if bandwidth else 'unknown'} GB/s")
     else:
         peaks = "no ceilings: give clgemm-bench --peak-gflops and --bandwidth-gbs"
-    fig.text(0.5, 0.915, "row-major, beta 0, median of repeated calls; " + peaks,
+    how = ("median of repeated calls" if timing == "per-call"
+           else "back to back: batches of calls with one finish, per call")
+    fig.text(0.5, 0.915, f"row-major, beta 0, {how}; " + peaks,
              ha="center", color="#444")
 
     handles = [Line2D([], [], color=color[n], marker=marker[n], linewidth=2,
@@ -247,6 +259,8 @@ def main():
                         help="device peak GFLOP/s, replacing the file's (ceilings recomputed)")
     parser.add_argument("--bandwidth-gbs", type=float,
                         help="memory bandwidth in GB/s, replacing the file's (ceilings recomputed)")
+    parser.add_argument("--timing", choices=sorted(TIMINGS), default="per-call",
+                        help="the figure drawn: per-call (default) or back-to-back")
     args = parser.parse_args()
 
     for path in args.output:
@@ -260,14 +274,14 @@ def main():
         if value is not None and not (math.isfinite(value) and value > 0):
             fail(f"--{name.replace('_', '-')}: expected a positive number, got {value}")
     try:
-        rows = load_rows(args.json)
+        rows = load_rows(args.json, args.timing)
     except DataError as e:
         fail(str(e))
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         fail("needs matplotlib: install python3-matplotlib (tools/bootstrap.sh does)")
-    draw(rows, args.output, args.title, args.peak_gflops, args.bandwidth_gbs)
+    draw(rows, args.output, args.title, args.peak_gflops, args.bandwidth_gbs, args.timing)
 
 
 if __name__ == "__main__":

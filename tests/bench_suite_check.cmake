@@ -1,0 +1,70 @@
+# cli.bench_suite_tiny: runs clgemm-bench --suite tiny (two kernels, the peers this build has)
+# with a --max-size that skips one shape, then checks the JSON: the suite and the cap recorded,
+# the skipped shape named, a row per kept shape and contender with both timings (per call and
+# back to back) and a geometric mean of each per contender. Run as
+#   cmake -DBENCH=<clgemm-bench> -DWORK=<scratch directory> -P bench_suite_check.cmake
+cmake_minimum_required(VERSION 3.20)  # policies: quoted strings in if() are not variables
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+execute_process(
+  COMMAND "${BENCH}" --suite tiny --max-size 100 --kernels auto,blocked --min-time 0.01
+          --json "${WORK}/suite.json"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "clgemm-bench exited with ${rc}")
+endif()
+if(NOT out MATCHES "skipped 1 shape\\(s\\) with M\\*N\\*K above --max-size 100 \\(100\\^3\\): 32x32x1024\n")
+  message(FATAL_ERROR "the output does not state the shape --max-size skipped")
+endif()
+if(NOT out MATCHES "geometric mean of GFLOP/s over the shapes:")
+  message(FATAL_ERROR "the output has no geometric means")
+endif()
+
+file(READ "${WORK}/suite.json" json)
+string(JSON suite GET "${json}" suite)
+string(JSON max_size GET "${json}" max_size)
+string(JSON skipped LENGTH "${json}" skipped)
+if(NOT suite STREQUAL "tiny" OR NOT max_size EQUAL 100 OR NOT skipped EQUAL 1)
+  message(FATAL_ERROR "suite '${suite}', max_size ${max_size}, ${skipped} skipped")
+endif()
+
+# Every contender has a geometric mean over the 9 kept shapes, both figures positive.
+string(JSON contenders LENGTH "${json}" geometric_means)
+if(contenders LESS 2)
+  message(FATAL_ERROR "expected a geometric mean per contender, got ${contenders}")
+endif()
+math(EXPR last "${contenders} - 1")
+foreach(i RANGE ${last})
+  string(JSON name GET "${json}" geometric_means ${i} contender)
+  string(JSON shapes GET "${json}" geometric_means ${i} shapes)
+  foreach(figure per_call_gflops back_to_back_gflops)
+    string(JSON value GET "${json}" geometric_means ${i} ${figure})
+    if(NOT value MATCHES "^[0-9.e+-]+$" OR value LESS_EQUAL 0)
+      message(FATAL_ERROR "${name}: geometric mean ${figure} = '${value}'")
+    endif()
+  endforeach()
+  if(NOT shapes EQUAL 9)
+    message(FATAL_ERROR "${name}: geometric mean over ${shapes} shapes, expected 9")
+  endif()
+endforeach()
+
+# A row per kept shape and contender, each with both timings.
+string(JSON rows LENGTH "${json}" results)
+math(EXPR expected "9 * ${contenders}")
+if(NOT rows EQUAL expected)
+  message(FATAL_ERROR "expected ${expected} result rows, got ${rows}")
+endif()
+math(EXPR last "${rows} - 1")
+foreach(i RANGE ${last})
+  foreach(field median_seconds gflops back_to_back_seconds back_to_back_gflops batch)
+    string(JSON value GET "${json}" results ${i} ${field})
+    if(NOT value MATCHES "^[0-9.e+-]+$" OR value LESS_EQUAL 0)
+      message(FATAL_ERROR "result ${i}: ${field} = '${value}'")
+    endif()
+  endforeach()
+  string(JSON verified GET "${json}" results ${i} verified)
+  if(NOT verified)
+    message(FATAL_ERROR "result ${i} was not verified")
+  endif()
+endforeach()
