@@ -41,6 +41,15 @@ void Context::State::release_queue(cl::CommandQueue queue) {
 RunSettings Context::State::resolve_auto(const RunSettings& settings, const GemmProblem& problem,
                                          std::string& reason) {
   if (settings.kernel != "auto") return settings;
+  const auto call = detail::row_major_call(problem);
+  const auto key = std::make_tuple(call.m, call.n, call.k, int(settings.precision));
+  if (settings.overrides.empty()) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = choices.find(key); it != choices.end()) {
+      reason = it->second.reason;
+      return it->second.settings;
+    }
+  }
   const bool tensor_cores =
       settings.precision != Precision::FP32 && tensor_core_support().available;
   KernelChoice choice;
@@ -62,6 +71,11 @@ RunSettings Context::State::resolve_auto(const RunSettings& settings, const Gemm
     resolved.overrides.clear();
     reason += "; its parameters are invalid here (" + std::string(error.what()) +
               "), so they are derived from the device limits";
+  }
+  if (settings.overrides.empty()) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (choices.size() >= kChoiceCacheSize) choices.clear();
+    choices[key] = {resolved, reason};
   }
   return resolved;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <tuple>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,6 +57,15 @@ struct Context::State {
   std::map<std::string, detail::KernelSource> sources;
   std::vector<cl::CommandQueue> idle_queues;
   std::optional<TuningDatabase> tuning;  // loaded on the first `auto` call
+  // What `auto` resolved to, by the row-major call's (m, n, k) and precision: the choice is a
+  // function of those alone once the database is loaded, and weighing every entry costs more
+  // than a small launch. Cleared when it reaches kChoiceCacheSize entries.
+  struct ResolvedChoice {
+    RunSettings settings;
+    std::string reason;
+  };
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, int>, ResolvedChoice> choices;
+  static constexpr std::size_t kChoiceCacheSize = 4096;
 
   State(detail::SelectedDevice device, cl::Context opencl_context);
 
