@@ -1,12 +1,13 @@
 // Multi-launch calls of the blocked kernel: split-K (forced through SPLIT_K, every transpose
-// and layout, BLAS cases, determinism, the buffer path's wait list and event) and aligned copies
-// of unaligned operands (ALIGN_COPY), each checked against the double host reference; and the
-// workspace limit.
+// and layout, BLAS cases, determinism, threads sharing the workspace, the buffer path's wait
+// list and event) and aligned copies of unaligned operands (ALIGN_COPY), each checked against
+// the double host reference; and the workspace limit.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include "test_support.hpp"
 
@@ -125,6 +126,28 @@ TEST(SplitK, DeterministicAcrossRuns) {
   ASSERT_TRUE(first.check.passed) << first.check.first_failure;
   ASSERT_EQ(first.c.size(), second.c.size());
   EXPECT_EQ(std::memcmp(first.c.data(), second.c.data(), first.c.size() * sizeof(float)), 0);
+}
+
+// Calls from several threads share the Context's workspace: each waits for the previous
+// user's launches, so every result is right (and equal to a single-threaded run's).
+TEST(SplitK, ThreadsShareTheWorkspace) {
+  const GemmProblem small = padded_problem(33, 17, 5000);
+  const GemmProblem large = GemmProblem::packed(64, 64, 20000, 1.0f, 0.5f);
+  const auto expected_small = run_blocked(small, {{"SPLIT_K", 4}}).c;
+  const auto expected_large = run_blocked(large, {{"SPLIT_K", 8}}).c;
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int call = 0; call < 3; ++call) {
+        const bool big = (t + call) % 2 == 0;  // different workspace sizes interleave
+        const auto out = big ? run_blocked(large, {{"SPLIT_K", 8}})
+                             : run_blocked(small, {{"SPLIT_K", 4}});
+        if (!out.check.passed || out.c != (big ? expected_large : expected_small)) ++wrong[t];
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(wrong[t], 0) << "thread " << t;
 }
 
 TEST(SplitK, HostParametersAreChecked) {
