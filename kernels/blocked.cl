@@ -12,6 +12,12 @@
 // It also computes the reduced precisions on any device (PRECISION, see tf32.clh): the
 // operands read from local memory are rounded to TF32 exactly as the tensor-core kernel
 // rounds them, and 3xtf32 adds the two cross products of high and low parts.
+//
+// Split-K: the third grid dimension slices K. Work-groups of slice z = get_group_id(2) take
+// K's range [z * k_slice, z * k_slice + k_slice) (k_slice a multiple of TILE_K, the last slice
+// shorter) and store their partial product in slab z of C, c_slice_stride floats after slab
+// z - 1; splitk_reduce.cl sums the slabs. A launch with one slice (k_slice >= K, stride 0) is
+// the plain GEMM.
 #include "gemm_common.clh"
 #include "tf32.clh"
 
@@ -57,14 +63,18 @@
 #define LOCAL_FLOAT4(page, k, x) (*(__local const float4 *)&(page)[k][x])
 
 __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
-    GEMM_PARAMETERS) {
+    GEMM_PARAMETERS, const int k_slice, const ulong c_slice_stride) {
   const int tx = get_local_id(0);
   const int ty = get_local_id(1);
   const int tid = ty * WG_N + tx;
   const int col0 = get_group_id(0) * TILE_N;
   const int row0 = get_group_id(1) * TILE_M;
-  A += a_offset;
-  B += b_offset;
+  // This slice's part of K: op(A)'s columns and op(B)'s rows from k_begin on, k_count of them.
+  const int k_begin = get_group_id(2) * k_slice;
+  const int k_count = min(K - k_begin, k_slice);
+  A += a_offset + (TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin);
+  B += b_offset + (TRANS_B ? (size_t)k_begin : (size_t)k_begin * ldb);
+  C += get_group_id(2) * c_slice_stride;
 
   __local float a_pages[2][TILE_K][TILE_M] __attribute__((aligned(16)));
   __local float b_pages[2][TILE_K][TILE_N] __attribute__((aligned(16)));
@@ -76,9 +86,9 @@ UNROLL_LOOP
 UNROLL_LOOP
     for (int j = 0; j < ITEM_N; ++j) acc[i][j] = 0.0f;
 
-  const int steps = (K + TILE_K - 1) / TILE_K;
-  fetch_a_slice(A, lda, M, K, row0, 0, tid, a_next);
-  fetch_b_slice(B, ldb, N, K, col0, 0, tid, b_next);
+  const int steps = (k_count + TILE_K - 1) / TILE_K;
+  fetch_a_slice(A, lda, M, k_count, row0, 0, tid, a_next);
+  fetch_b_slice(B, ldb, N, k_count, col0, 0, tid, b_next);
   store_a_slice(&a_pages[0][0][0], tid, a_next);
   store_b_slice(&b_pages[0][0][0], tid, b_next);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -87,8 +97,8 @@ UNROLL_LOOP
     const int page = step & 1;
     const bool more = step + 1 < steps;
     if (more) {
-      fetch_a_slice(A, lda, M, K, row0, (step + 1) * TILE_K, tid, a_next);
-      fetch_b_slice(B, ldb, N, K, col0, (step + 1) * TILE_K, tid, b_next);
+      fetch_a_slice(A, lda, M, k_count, row0, (step + 1) * TILE_K, tid, a_next);
+      fetch_b_slice(B, ldb, N, k_count, col0, (step + 1) * TILE_K, tid, b_next);
     }
 
 UNROLL_LOOP

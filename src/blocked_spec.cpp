@@ -1,5 +1,6 @@
 // The production kernel, blocked, as data: vectorized's tiles and constraints, float4 reads of
-// local memory, per-device derived tiles, and the precisions it computes.
+// local memory, per-device derived tiles, the precisions it computes, and the per-call host
+// parameters of its multi-launch calls (split-K, aligned copies).
 #include "kernel_spec.hpp"
 
 namespace clgemm::detail {
@@ -32,6 +33,16 @@ KernelSpec blocked_spec() {
     o["UNROLL"] = 1;
     return o;
   };
+  s.slices_k = true;
+  s.description.host_parameters = {
+      {"SPLIT_K",
+       "slices of K computed by separate work-groups and summed by splitk_reduce (0: chosen "
+       "from the shape and the compute units, 1: no split); clamped to whole TILE_K steps",
+       0, 65536},
+      {"ALIGN_COPY",
+       "0: never copy operands, 1: copy an unaligned A or B to an aligned workspace when the "
+       "copy is small next to the product, 2: copy every unaligned operand",
+       0, 2}};
   s.description.precisions = {Precision::FP32, Precision::TF32, Precision::TF32x3};
   s.constraints.push_back({"ITEM_M % 4 == 0 (rows are read from local memory as float4)",
                            [](const KernelOptions& o) { return opt(o, "ITEM_M") % 4 == 0; }});

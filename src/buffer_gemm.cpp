@@ -61,7 +61,8 @@ void check_queue(cl_command_queue queue, cl_context context, cl_device_id device
 
 GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
                           cl_command_queue queue, cl_event* event,
-                          const RunSettings& settings) try {
+                          const RunSettings& settings,
+                          const std::vector<cl_event>& wait_list) try {
   if (event) *event = nullptr;
   validate_problem(problem);
   check_queue(queue, opencl_context(), opencl_device());
@@ -73,13 +74,20 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
   }
   if (plan.kind != detail::CallKind::Nothing)
     check_buffer(c, Argument::C, problem.c_elements(), opencl_context());
+  for (cl_event e : wait_list)
+    if (!e)
+      throw Error(ErrorCode::InvalidArgument, "the wait list holds a null event", Argument::Queue);
   try {
     const cl::CommandQueue caller_queue(queue, /*retainObject=*/true);
+    std::vector<cl::Event> wait;
+    for (cl_event e : wait_list) wait.emplace_back(e, /*retainObject=*/true);
     cl::Event done;
     GemmRecord record = describe_nothing(plan);
     if (plan.kind == detail::CallKind::Nothing) {
-      // Nothing to compute; an event asked for still completes after the queue's earlier work.
-      if (event) caller_queue.enqueueMarkerWithWaitList(nullptr, &done);
+      // Nothing to compute; an event asked for still completes after the queue's earlier work
+      // and the wait list.
+      if (event || !wait.empty())
+        caller_queue.enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &done);
     } else {
       call.a.buffer = call.column_major ? b : a;  // row_major_call swapped the operands
       call.b.buffer = call.column_major ? a : b;
@@ -88,9 +96,9 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
         call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());
         call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
       }
-      const detail::PreparedKernel prepared = state_->prepare(plan, &call);
-      record = describe(prepared, plan.reason);
-      detail::enqueue_prepared(caller_queue, prepared, call, event ? &done : nullptr);
+      const detail::PreparedCall prepared = state_->prepare(plan, call);
+      record = describe(prepared);
+      state_->enqueue(caller_queue, prepared, call, wait, &done);
     }
     if (event) {
       clRetainEvent(done());  // the caller now owns one reference

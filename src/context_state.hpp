@@ -1,6 +1,7 @@
 // Internal: what a Context holds (device, OpenCL context, programs, kernel sources, idle
-// queues) and how it prepares a kernel for a call: resolve options, build or reuse, and
-// re-derive when the built kernel allows fewer work-items than derived.
+// queues, the workspace) and how it prepares a call: resolve options, plan the launches
+// (aligned copies, split-K), build or reuse, and re-derive when the built kernel allows fewer
+// work-items than derived.
 #pragma once
 
 #include <map>
@@ -17,8 +18,11 @@
 #include "kernel_call.hpp"
 #include "kernel_source.hpp"
 #include "kernel_spec.hpp"
+#include "aligned_copy.hpp"
 #include "program_cache.hpp"
+#include "split_k.hpp"
 #include "tensor_core_probe.hpp"
+#include "workspace.hpp"
 
 namespace clgemm {
 
@@ -35,6 +39,12 @@ struct CallPlan {
   std::string reason;  // why this runs, for GemmTiming::kernel_choice
 };
 
+// A GEMM's split of K and why (see split_k.hpp): 1 slice is a single GEMM launch.
+struct SplitPlan {
+  KSlices slices;
+  std::string reason;  // empty when the kernel does not slice K or nothing was considered
+};
+
 // A program ready to launch, with the parameters it was built with.
 struct PreparedKernel {
   std::string name;                  // the kernel reported as run ("scale_c" for ScaleC)
@@ -45,6 +55,29 @@ struct PreparedKernel {
   bool cached = false;
   Precision precision = Precision::FP32;
   std::string precision_path = "fp32";  // see GemmTiming::precision_path
+};
+
+// Everything one call launches, in order: aligned copies of the call's A and B into the
+// workspace (copy_a, copy_b), the GEMM (`main`) and, for split-K, the reduction of its partial
+// products; or scale_c alone (`main`). Offsets and leading dimensions in the workspace are in
+// floats, each region starting at a multiple of 64 floats (256 bytes).
+struct PreparedCall {
+  PreparedKernel main;
+  PreparedKernel copy;    // copy_padded, when an operand is copied
+  PreparedKernel reduce;  // splitk_reduce, when K is split
+  bool column_major = false;  // the call's A and B are the problem's B and A
+  bool copy_a = false, copy_b = false;
+  std::int64_t a_ld = 0, b_ld = 0;        // the copies' leading dimensions
+  std::size_t a_at = 0, b_at = 0;         // the copies' offsets
+  KSlices slices;                         // slices.slices > 1: split-K
+  std::int64_t partial_ld = 0;            // N rounded up to 4
+  std::size_t partial_at = 0, slab = 0;   // the first partial product, floats between slabs
+  std::size_t workspace_bytes = 0;
+  std::string reason;  // the plan's reason and what the launches add to it
+
+  std::size_t launches() const {
+    return std::size_t(copy_a) + std::size_t(copy_b) + 1 + (slices.slices > 1 ? 1 : 0);
+  }
 };
 
 }  // namespace detail
@@ -82,24 +115,45 @@ struct Context::State {
   // Throws Error(UnsupportedPrecision) when the kernel does not compute `precision`, or needs
   // tensor cores this device lacks.
   void check_precision(const detail::KernelSpec& spec, Precision precision);
-  detail::PreparedKernel prepare(const RunSettings& settings, const detail::KernelCall* call);
+  // Builds the kernel for `call` (the general case without one); `effective`, when given,
+  // receives the call as the kernel reads it: operands that are copied first point at their
+  // aligned copies (buffers still null), and the copy decision is stored in `copies`.
+  detail::PreparedKernel prepare(const RunSettings& settings, const detail::KernelCall* call,
+                                 detail::CopyChoice* copies = nullptr);
   // Checks the caller's kernel, parameters and precision (each an error when invalid, even
   // for a call with nothing to compute) and decides what the call runs; a GEMM's sizes are
   // checked against the kernel's index range (check_index_range).
   detail::CallPlan plan(const RunSettings& settings, const GemmProblem& problem,
                         const detail::KernelCall& call);
-  // Builds or finds what `plan` launches (not for CallKind::Nothing).
-  detail::PreparedKernel prepare(const detail::CallPlan& plan, const detail::KernelCall* call);
-  detail::PreparedKernel prepare_scale_c();
+  // Which operands of `call` are read from aligned copies (ALIGN_COPY, choose_copies in
+  // aligned_copy.hpp), none when the copies would not fit the workspace (Error
+  // AllocationTooLarge under ALIGN_COPY = 2); and the call as the kernel then reads it.
+  detail::CopyChoice choose_copies(const detail::KernelSpec& spec, const KernelOptions& options,
+                                   const detail::KernelCall& call);
+  detail::KernelCall copied_call(const detail::KernelCall& call, const detail::CopyChoice& copies,
+                                 const KernelOptions& options) const;
+  // The split of K for the GEMM `call` with these (resolved) options: SPLIT_K if given, else
+  // choose_split(). Error(AllocationTooLarge) when a forced split's partial products do not
+  // fit workspace_limit() less `workspace_used`; an automatic split is reduced to fit.
+  detail::SplitPlan plan_split(const detail::KernelSpec& spec, const KernelOptions& options,
+                               const detail::KernelCall& call, std::size_t workspace_used);
+  // Builds or finds what `plan` launches (not for CallKind::Nothing), for the call whose
+  // operands' base alignments are filled in.
+  detail::PreparedCall prepare(const detail::CallPlan& plan, const detail::KernelCall& call);
+  // The element-wise helper kernels (scale_c, copy_padded, splitk_reduce): square work-groups
+  // as large as the device and the built kernel allow, up to 16 x 16.
+  detail::PreparedKernel prepare_helper(const std::string& kernel);
+  // Enqueues the prepared launches on `queue` for `call` (buffers filled in): the first waits
+  // for `wait`, each later one for the one before, and `event` receives the last one's event.
+  void enqueue(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
+               const detail::KernelCall& call, const std::vector<cl::Event>& wait,
+               cl::Event* event);
+  detail::Workspace workspace;  // guarded by its own lock
 };
 
-namespace detail {
-// Launches a prepared kernel on the call: the GEMM kernel, or scale_c on C alone.
-void enqueue_prepared(const cl::CommandQueue& queue, const PreparedKernel& prepared,
-                      const KernelCall& call, cl::Event* event);
-}  // namespace detail
-
-// The record of a call that runs `prepared`, chosen for `reason`.
+// The record of a call that runs `prepared`.
+GemmRecord describe(const detail::PreparedCall& prepared);
+// The record of a build: `prepared` chosen for `reason`.
 GemmRecord describe(const detail::PreparedKernel& prepared, const std::string& reason);
 // The record of a call that launched nothing.
 GemmRecord describe_nothing(const detail::CallPlan& plan);

@@ -1,6 +1,6 @@
 // The host-array GEMM path: validate, plan (what runs, or nothing), check what the device can
-// hold, build or reuse the program, upload what is read, launch once, download into a staging
-// copy and only then write C. On devices sharing memory
+// hold, build or reuse the programs, upload what is read, launch (once, or the copies, GEMM
+// and reduction of a multi-launch call), download into a staging copy and only then write C. On devices sharing memory
 // with the host (PoCL on the CPU), A and B are used in place (CL_MEM_USE_HOST_PTR) instead of
 // copied; CLGEMM_HOST_COPY=1 turns that off.
 #include <cstdint>
@@ -99,8 +99,8 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
   const std::size_t device_alignment = limits.base_address_align_bits / 8;
   call.a.base_alignment = in_place ? detail::pointer_alignment(first.data) : device_alignment;
   call.b.base_alignment = in_place ? detail::pointer_alignment(second.data) : device_alignment;
-  const detail::PreparedKernel prepared = state_->prepare(plan, &call);
-  const GemmRecord record = describe(prepared, plan.reason);
+  const detail::PreparedCall prepared = state_->prepare(plan, call);
+  const GemmRecord record = describe(prepared);
 
   cl::CommandQueue queue = state_->acquire_queue();
   const std::size_t total_bytes = (plan.kind == detail::CallKind::Gemm ? a_span.bytes() + b_span.bytes() : 0) + c_span.bytes();
@@ -121,7 +121,7 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
     call.a.buffer = a_buf();
     call.b.buffer = b_buf();
     call.c.buffer = c_buf();
-    detail::enqueue_prepared(queue, prepared, call, nullptr);
+    state_->enqueue(queue, prepared, call, {}, nullptr);
 
     // Download into a staging copy first, so C changes only once everything has succeeded,
     // and then only its m x n elements: the padding between lines stays the caller's.

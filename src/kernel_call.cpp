@@ -1,4 +1,4 @@
-// Mapping a GemmProblem onto the row-major kernels, and launching one.
+// Mapping a GemmProblem onto the row-major kernels, and launching a kernel.
 #include "kernel_call.hpp"
 
 #include <algorithm>
@@ -47,19 +47,26 @@ KernelCall row_major_call(const GemmProblem& p) {
   return call;
 }
 
+bool operand_aligned(const Operand& x, long vec) {
+  return x.base_alignment >= std::size_t(vec) * sizeof(float) && x.ld % vec == 0 &&
+         x.offset % std::size_t(vec) == 0;
+}
+
+KernelOptions compiled_options(const KernelSpec& spec, const KernelOptions& options) {
+  KernelOptions compiled = options;
+  for (const auto& parameter : spec.description.host_parameters) compiled.erase(parameter.name);
+  return compiled;
+}
+
 std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
                                const KernelCall* call, Precision precision) {
-  std::string out = format_build_options(options);
+  std::string out = format_build_options(compiled_options(spec, options));
   out += std::string(" -D TRANS_A=") + (call && call->a.transposed ? "1" : "0");
   out += std::string(" -D TRANS_B=") + (call && call->b.transposed ? "1" : "0");
   if (spec.uses_alignment_hints) {
     const long vec = options.at("VEC");
-    auto aligned = [&](const Operand& x) {
-      return x.base_alignment >= std::size_t(vec) * sizeof(float) && x.ld % vec == 0 &&
-             x.offset % std::size_t(vec) == 0;
-    };
-    out += std::string(" -D A_ALIGNED=") + (call && aligned(call->a) ? "1" : "0");
-    out += std::string(" -D B_ALIGNED=") + (call && aligned(call->b) ? "1" : "0");
+    out += std::string(" -D A_ALIGNED=") + (call && operand_aligned(call->a, vec) ? "1" : "0");
+    out += std::string(" -D B_ALIGNED=") + (call && operand_aligned(call->b, vec) ? "1" : "0");
   }
   if (spec.description.precisions.size() > 1 || spec.description.precisions[0] != Precision::FP32)
     out += " -D PRECISION=" + std::to_string(int(precision));
@@ -101,8 +108,30 @@ void check_index_range(const KernelSpec& spec, const KernelOptions& options,
                   dim == 0 ? columns : rows);
 }
 
-void enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built, const KernelSpec& spec,
-                  const KernelOptions& options, const KernelCall& call, cl::Event* event) {
+cl::Event enqueue_kernel(const cl::CommandQueue& queue, const BuiltProgram& built,
+                         const cl::Kernel& kernel, std::array<std::size_t, 3> global,
+                         const std::array<std::size_t, 3>& local, const std::vector<cl::Event>& wait) {
+  for (int dim = 0; dim < 3; ++dim) global[dim] = round_up(std::int64_t(global[dim]), local[dim]);
+  const bool three_d = global[2] > 1 || local[2] > 1;
+  const cl::NDRange global_range = three_d ? cl::NDRange(global[0], global[1], global[2])
+                                           : cl::NDRange(global[0], global[1]);
+  const cl::NDRange local_range =
+      three_d ? cl::NDRange(local[0], local[1], local[2]) : cl::NDRange(local[0], local[1]);
+  cl::Event launched;
+  enqueue_in_order(built.launch_order_key, queue.getInfo<CL_QUEUE_CONTEXT>(),
+                   [&](const std::vector<cl::Event>& chained) {
+                     std::vector<cl::Event> all = wait;
+                     all.insert(all.end(), chained.begin(), chained.end());
+                     queue.enqueueNDRangeKernel(kernel, cl::NullRange, global_range, local_range,
+                                                all.empty() ? nullptr : &all, &launched);
+                     return launched;
+                   });
+  return launched;
+}
+
+cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
+                       const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
+                       const std::vector<cl::Event>& wait, const KSlicing& slicing) {
   // A kernel object per launch: cl_kernel arguments are not safe to set from several threads.
   cl::Kernel kernel(built.program, spec.entry_point.c_str());
   int arg = 0;
@@ -119,18 +148,17 @@ void enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built, cons
   kernel.setArg(arg++, sizeof(cl_mem), &call.c.buffer);
   kernel.setArg(arg++, cl_ulong(call.c.offset));
   kernel.setArg(arg++, cl_int(call.c.ld));
-
+  if (spec.slices_k) {
+    kernel.setArg(arg++, cl_int(slicing.k_slice > 0 ? slicing.k_slice : call.k));
+    kernel.setArg(arg++, cl_ulong(slicing.c_slice_stride));
+  } else if (slicing.slices > 1) {
+    throw Error(ErrorCode::InvalidOption,
+                "kernel '" + spec.description.name + "' does not slice K (split-K)");
+  }
   const auto geometry = spec.geometry(options, call.m, call.n);
-  enqueue_in_order(built.launch_order_key, queue.getInfo<CL_QUEUE_CONTEXT>(),
-                   [&](const std::vector<cl::Event>& wait) {
-                     cl::Event launched;
-                     queue.enqueueNDRangeKernel(
-                         kernel, cl::NullRange, cl::NDRange(geometry.global[0], geometry.global[1]),
-                         cl::NDRange(geometry.local[0], geometry.local[1]),
-                         wait.empty() ? nullptr : &wait, &launched);
-                     if (event) *event = launched;
-                     return launched;
-                   });
+  return enqueue_kernel(queue, built, kernel,
+                        {geometry.global[0], geometry.global[1], std::size_t(slicing.slices)},
+                        {geometry.local[0], geometry.local[1], 1}, wait);
 }
 
 }  // namespace clgemm::detail

@@ -3,8 +3,10 @@
 // C^T = op(B)^T * op(A)^T on the same memory, so it is mapped by swapping the operands.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "clgemm/gemm.hpp"
 #include "kernel_spec.hpp"
@@ -36,7 +38,14 @@ struct KernelCall {
 // The row-major call computing `problem`; buffers and offsets are filled in by the caller.
 KernelCall row_major_call(const GemmProblem& problem);
 
-// "-D TRANS_A=.. -D TRANS_B=.." plus, for kernels that load vectors, whether every row start
+// Whether every row of the operand starts VEC-aligned, so a kernel may load it with aligned
+// vector loads: the buffer's base, the offset and the leading dimension all allow it.
+bool operand_aligned(const Operand& x, long vec);
+
+// The parameters compiled into the kernel: `options` without the spec's host parameters.
+KernelOptions compiled_options(const KernelSpec& spec, const KernelOptions& options);
+
+// The kernel's parameters (host parameters left out) as "-D NAME=value", then "-D TRANS_A=.. -D TRANS_B=.." plus, for kernels that load vectors, whether every row start
 // of A and B is VEC-aligned (A_ALIGNED, B_ALIGNED), and for kernels with precision modes
 // "-D PRECISION=..". Without a call: the general case. The operands' buffers and base
 // alignments must be filled in.
@@ -48,8 +57,25 @@ std::string call_build_options(const KernelSpec& spec, const KernelOptions& opti
 // or M, N or K that, rounded up to the kernel's block and one block more, passes 2^31 - 1.
 void check_index_range(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call);
 
+// Enqueues `kernel`, a kernel of `built`, over `global` work-items in groups of `local`
+// (global rounded up to whole groups; a third dimension of 1 enqueues a 2-D range) once the
+// events of `wait` have completed and, on PoCL 5.0, the previous launch of the same build (see
+// launch_order.hpp). Returns the launch's event. Every launch of the library goes through here.
+cl::Event enqueue_kernel(const cl::CommandQueue& queue, const BuiltProgram& built,
+                         const cl::Kernel& kernel, std::array<std::size_t, 3> global,
+                         const std::array<std::size_t, 3>& local, const std::vector<cl::Event>& wait);
+
+// How a kernel that slices K (KernelSpec::slices_k) divides it: `slices` along the third grid
+// dimension, each k_slice deep (0: all of K), writing slab s of C at s * c_slice_stride.
+struct KSlicing {
+  long slices = 1;
+  std::int64_t k_slice = 0;
+  std::size_t c_slice_stride = 0;
+};
+
 // Sets the kernel's arguments from the call and enqueues it with the spec's geometry.
-void enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built, const KernelSpec& spec,
-                  const KernelOptions& options, const KernelCall& call, cl::Event* event);
+cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
+                       const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
+                       const std::vector<cl::Event>& wait, const KSlicing& slicing = {});
 
 }  // namespace clgemm::detail

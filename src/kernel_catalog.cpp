@@ -122,6 +122,12 @@ void validate_options(const std::string& kernel, const KernelOptions& options,
       fail(parameter.name + " = " + std::to_string(it->second) + " is outside " +
            std::to_string(parameter.minimum) + ".." + std::to_string(parameter.maximum));
   }
+  for (const auto& parameter : spec.description.host_parameters) {
+    const auto it = options.find(parameter.name);  // optional: the host chooses when absent
+    if (it != options.end() && (it->second < parameter.minimum || it->second > parameter.maximum))
+      fail(parameter.name + " = " + std::to_string(it->second) + " is outside " +
+           std::to_string(parameter.minimum) + ".." + std::to_string(parameter.maximum));
+  }
   for (const auto& constraint : spec.constraints)
     if (!constraint.holds(options)) fail("constraint violated: " + constraint.text);
 
@@ -148,11 +154,14 @@ KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& lim
                               const KernelOptions& overrides) try {
   const auto& spec = detail::find_spec(kernel);
   KernelOptions options = spec.derive(limits);
+  const auto& host = spec.description.host_parameters;
   for (const auto& [name, value] : overrides) {
-    if (!options.count(name)) {
+    const bool host_side = std::any_of(host.begin(), host.end(),
+                                       [&](const KernelParameter& p) { return p.name == name; });
+    if (!options.count(name) && !host_side) {
       std::string valid;
-      for (const auto& p : spec.description.parameters)
-        valid += (valid.empty() ? "" : ", ") + p.name;
+      for (const auto* list : {&spec.description.parameters, &host})
+        for (const auto& p : *list) valid += (valid.empty() ? "" : ", ") + p.name;
       throw Error(ErrorCode::InvalidOption, "kernel '" + kernel + "' has no parameter '" + name +
                                                 "'; its parameters are: " + valid);
     }

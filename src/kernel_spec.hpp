@@ -29,6 +29,10 @@ struct KernelSpec {
   KernelDescription description;
   std::string entry_point;            // the __kernel function in the file
   bool uses_alignment_hints = false;  // takes A_ALIGNED / B_ALIGNED from the problem
+  // Takes two arguments after the GEMM's (int k_slice, ulong c_slice_stride) and slices K
+  // over the third grid dimension (see kernels/blocked.cl): split-K and aligned copies of the
+  // operands are planned for it (SPLIT_K, ALIGN_COPY in description.host_parameters).
+  bool slices_k = false;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   std::vector<Constraint> constraints;
   std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)

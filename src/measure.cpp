@@ -25,10 +25,16 @@ constexpr int kMaxRuns = 1000000;
 // The kernel's execution on the device, from its profiling event; negative when the
 // implementation has no profiling information for it (NVIDIA's driver answered
 // CL_PROFILING_INFO_NOT_AVAILABLE for some events of a context used from several threads).
-double device_seconds(const cl::Event& event) {
+// A call of several launches returns the last one's event; its execution is then measured
+// from the end of a marker enqueued just before the call (`before`) on the in-order queue, so
+// it also counts the host's enqueueing of the launches.
+double device_seconds(const cl::Event& event, const cl::Event& before = cl::Event()) {
   cl_ulong start = 0, end = 0;
-  if (clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_START, sizeof start, &start,
-                              nullptr) != CL_SUCCESS ||
+  if (before() && clGetEventProfilingInfo(before(), CL_PROFILING_COMMAND_END, sizeof start,
+                                          &start, nullptr) != CL_SUCCESS)
+    return -1.0;
+  if ((!before() && clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_START, sizeof start,
+                                            &start, nullptr) != CL_SUCCESS) ||
       clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
           CL_SUCCESS)
     return -1.0;
@@ -143,11 +149,13 @@ GemmMeasurement measure_gemm(Context& context, const GemmProblem& problem, const
         queue.enqueueCopyBuffer(c_original, c_mem, 0, 0, c_elements * sizeof(float));
         queue.finish();
       }
-      cl::Event event;
+      cl::Event event, before;
       const auto t0 = Clock::now();
+      if (m.record.launches > 1) queue.enqueueMarkerWithWaitList(nullptr, &before);
       call(&event);
       m.wall_seconds.push_back(seconds_since(t0));
-      if (const double device = device_seconds(event); device >= 0) m.device_seconds.push_back(device);
+      if (const double device = device_seconds(event, before); device >= 0)
+        m.device_seconds.push_back(device);
     };
     RepeatPolicy counted = policy;
     for (int run = 0; run < policy.warmup_runs; ++run) timed();

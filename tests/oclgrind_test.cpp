@@ -5,7 +5,8 @@
 // during one of its GEMMs, showing what oclgrind wrote. Each kernel runs with the options the
 // host derives for the simulated device, and with a smaller set found by halving parameters, on
 // shapes that are not tile multiples, with padded leading dimensions and beta != 0; with the
-// derived options also alpha = 0 and K = 0, which run scale_c instead.
+// derived options also alpha = 0 and K = 0, which run scale_c instead; blocked also with
+// split-K and aligned copies (copy_padded, splitk_reduce).
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -178,6 +179,17 @@ class UnderOclgrind : public ::testing::TestWithParam<Run> {
                                << " failures, first: " << result.first_failure;
   }
 
+
+  // blocked's multi-launch calls: aligned copies of A and B (lda, ldb not multiples of VEC),
+  // the split-K partial products (3 slices of K = 130) and their reduction into C.
+  void run_multi_launch(KernelOptions overrides) {
+    if (GetParam().kernel != "blocked") return;
+    overrides["SPLIT_K"] = 3;
+    overrides["ALIGN_COPY"] = 2;
+    run_clean(problem(kShapes[1], Transpose::NoTrans), overrides);
+    run_clean(problem(kShapes[1], Transpose::Trans), overrides);
+  }
+
  private:
   static std::unique_ptr<Context> context_;
 };
@@ -186,6 +198,7 @@ std::unique_ptr<Context> UnderOclgrind::context_;
 
 TEST_P(UnderOclgrind, DerivedOptions) {
   run_clean({});
+  run_multi_launch({});
   // alpha = 0 and K = 0 run scale_c (C = beta * C) instead of the kernel, with beta != 0 and 0.
   for (float beta : {-0.75f, 0.0f}) {
     GemmProblem p = problem(kShapes[0], Transpose::NoTrans);
@@ -204,6 +217,7 @@ TEST_P(UnderOclgrind, SmallerOptions) {
   ASSERT_NE(options, derive_options(kernel, limits))
       << "no parameter of '" << kernel << "' can be halved into a valid set";
   run_clean(options);
+  run_multi_launch(options);
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, UnderOclgrind, ::testing::ValuesIn(runs()),

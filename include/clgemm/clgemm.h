@@ -126,7 +126,8 @@ clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int trans_a, int
 
 /* The same on cl_mem buffers of this context, enqueued on `queue` (of this context and device)
  * without waiting. Offsets count elements from each buffer's start. `event`, when not NULL,
- * receives the kernel's event (the caller releases it), or NULL on failure. */
+ * receives the event of the call's last launch (the caller releases it), complete once C holds
+ * the result, or NULL on failure. */
 clgemm_status clgemm_sgemm_buffers(clgemm_context* context, int layout, int trans_a, int trans_b,
                                    int64_t m, int64_t n, int64_t k, float alpha, cl_mem a,
                                    size_t a_offset, int64_t lda, cl_mem b, size_t b_offset,

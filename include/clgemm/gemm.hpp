@@ -116,10 +116,21 @@ struct GemmRecord {
   // to compare with the catalogue's model (kernel_local_memory_bytes, kernel_work_group).
   std::size_t kernel_local_memory_bytes = 0;
   std::array<std::size_t, 3> kernel_compile_work_group{};
+  // A call may take several launches (kernel_choice says why): aligned copies of an operand
+  // into the Context's workspace, the GEMM, and for split-K the reduction of its partial
+  // products. split_k is the number of K slices (1: no split); copied_a and copied_b say
+  // whether the problem's A or B was read from an aligned copy.
+  long split_k = 1;
+  bool copied_a = false, copied_b = false;
+  std::size_t launches = 0;         // kernels enqueued (0 for "none")
+  std::size_t workspace_bytes = 0;  // of the Context's workspace the launches used
 };
 
 // A Context may be used from several threads at once: programs are built once (concurrent
 // callers wait for the same build) and each host-array call uses a command queue of its own.
+// Calls with several launches share one device workspace owned by the Context (grown on
+// demand up to a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE, kept for later calls); such calls
+// are ordered on the device, each waiting for the previous one's use of it.
 class Context {
  public:
   // Opens the device chosen by `request` (see DeviceRequest for the defaults).
@@ -149,12 +160,16 @@ class Context {
                    const RunSettings& settings = {});
 
   // Enqueues C = alpha * op(A) * op(B) + beta * C on buffers of this context, on `queue` (of
-  // this context and device), without waiting: `event`, when given, receives the kernel's
-  // event (the caller releases it). The buffers must hold problem.a_elements() etc. floats;
-  // offsets count from each buffer's start. Returns what was enqueued.
+  // this context and device), without waiting: the first launch waits for the events of
+  // `wait_list`, and `event`, when given, receives the last launch's event (the caller releases
+  // it), complete once C holds the result. The launches of one call are chained through
+  // events, so an out-of-order queue runs them in order too. The buffers must hold
+  // problem.a_elements() etc. floats; offsets count from each buffer's start. Returns what
+  // was enqueued.
   GemmRecord sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
                    cl_command_queue queue, cl_event* event = nullptr,
-                   const RunSettings& settings = {});
+                   const RunSettings& settings = {},
+                   const std::vector<cl_event>& wait_list = {});
 
   cl_context opencl_context() const;
   cl_device_id opencl_device() const;

@@ -33,6 +33,10 @@ struct KernelDescription {
   std::string file;     // source file under the kernel directory, e.g. "tile.cl"
   std::string summary;  // one line on the idea the kernel teaches
   std::vector<KernelParameter> parameters;
+  // Parameters the host applies per call and never compiles in (blocked: SPLIT_K, ALIGN_COPY).
+  // They are given and resolved like the others, but are left out of the build options, so
+  // they do not rebuild the program, and the tuner does not search them.
+  std::vector<KernelParameter> host_parameters = {};
   std::vector<Precision> precisions = {Precision::FP32};  // the modes it computes
   bool needs_tensor_cores = false;  // built only where Context::has_tensor_cores()
 

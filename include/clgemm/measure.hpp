@@ -50,7 +50,9 @@ struct GemmMeasurement {
   double download_seconds = 0;        // C back, once
   std::vector<double> wall_seconds;   // enqueue + finish of each timed call
   std::vector<double> device_seconds; // the kernel's execution, from profiling events (the
-                                      // calls whose event had profiling information)
+                                      // calls whose event had profiling information); for a
+                                      // call of several launches, from a marker before the
+                                      // first to the end of the last
   Statistics wall, device;
   bool verified = false;              // the first call's result was checked
   Verification verification;

@@ -1,0 +1,120 @@
+// Enqueueing a prepared call: scale_c alone, or the aligned copies, the GEMM and the split-K
+// reduction in that order, each launch waiting for the one before (in-order and out-of-order
+// queues alike), the ones that use scratch memory inside the Context's workspace.
+#include "context_state.hpp"
+
+namespace clgemm {
+namespace {
+
+using Wait = std::vector<cl::Event>;
+
+// scale_c: C = beta * C over the row-major call's m x n.
+cl::Event enqueue_scale_c(const cl::CommandQueue& queue, const detail::PreparedKernel& scale,
+                          const detail::KernelCall& call, const Wait& wait) {
+  cl::Kernel kernel(scale.built->program, "scale_c");
+  kernel.setArg(0, cl_int(call.m));
+  kernel.setArg(1, cl_int(call.n));
+  kernel.setArg(2, call.beta);
+  kernel.setArg(3, sizeof(cl_mem), &call.c.buffer);
+  kernel.setArg(4, cl_ulong(call.c.offset));
+  kernel.setArg(5, cl_int(call.c.ld));
+  const std::size_t x = scale.options.at("WG_X"), y = scale.options.at("WG_Y");
+  return detail::enqueue_kernel(queue, *scale.built, kernel,
+                                {std::size_t(call.n), std::size_t(call.m), 1}, {x, y, 1}, wait);
+}
+
+// copy_padded: `shape` of `from` into the workspace at `to` with leading dimension `ld`.
+cl::Event enqueue_copy(const cl::CommandQueue& queue, const detail::PreparedKernel& copy,
+                       const detail::Operand& from, detail::StoredShape shape,
+                       const cl::Buffer& workspace, std::size_t to, std::int64_t ld,
+                       const Wait& wait) {
+  cl::Kernel kernel(copy.built->program, "copy_padded");
+  kernel.setArg(0, cl_int(shape.lines));
+  kernel.setArg(1, cl_int(shape.length));
+  kernel.setArg(2, sizeof(cl_mem), &from.buffer);
+  kernel.setArg(3, cl_ulong(from.offset));
+  kernel.setArg(4, cl_int(from.ld));
+  kernel.setArg(5, workspace);
+  kernel.setArg(6, cl_ulong(to));
+  kernel.setArg(7, cl_int(ld));
+  const std::size_t x = copy.options.at("WG_X"), y = copy.options.at("WG_Y");
+  return detail::enqueue_kernel(queue, *copy.built, kernel,
+                                {std::size_t(shape.length), std::size_t(shape.lines), 1},
+                                {x, y, 1}, wait);
+}
+
+// splitk_reduce: C = alpha * (sum of the slabs) + beta * C.
+cl::Event enqueue_reduce(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
+                         const detail::KernelCall& call, const cl::Buffer& workspace,
+                         const Wait& wait) {
+  const detail::PreparedKernel& reduce = prepared.reduce;
+  cl::Kernel kernel(reduce.built->program, "splitk_reduce");
+  int arg = 0;
+  kernel.setArg(arg++, cl_int(call.m));
+  kernel.setArg(arg++, cl_int(call.n));
+  kernel.setArg(arg++, cl_int(prepared.slices.slices));
+  kernel.setArg(arg++, call.alpha);
+  kernel.setArg(arg++, workspace);
+  kernel.setArg(arg++, cl_ulong(prepared.partial_at));
+  kernel.setArg(arg++, cl_int(prepared.partial_ld));
+  kernel.setArg(arg++, cl_ulong(prepared.slab));
+  kernel.setArg(arg++, call.beta);
+  kernel.setArg(arg++, sizeof(cl_mem), &call.c.buffer);
+  kernel.setArg(arg++, cl_ulong(call.c.offset));
+  kernel.setArg(arg++, cl_int(call.c.ld));
+  const std::size_t x = reduce.options.at("WG_X"), y = reduce.options.at("WG_Y");
+  return detail::enqueue_kernel(queue, *reduce.built, kernel,
+                                {std::size_t(call.n + 3) / 4, std::size_t(call.m), 1}, {x, y, 1},
+                                wait);
+}
+
+}  // namespace
+
+void Context::State::enqueue(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
+                             const detail::KernelCall& call, const Wait& wait, cl::Event* event) {
+  cl::Event last;
+  if (!prepared.main.spec) {
+    last = enqueue_scale_c(queue, prepared.main, call, wait);
+  } else if (prepared.workspace_bytes == 0) {
+    last = detail::enqueue_call(queue, *prepared.main.built, *prepared.main.spec,
+                                prepared.main.options, call, wait);
+  } else {
+    workspace.use(context, prepared.workspace_bytes,
+                  [&](const cl::Buffer& buffer, const Wait& previous_use) {
+                    Wait before = wait;
+                    before.insert(before.end(), previous_use.begin(), previous_use.end());
+                    const auto then = [&](cl::Event launched) {
+                      before = {launched};
+                      return launched;
+                    };
+                    detail::KernelCall gemm = call;
+                    if (prepared.copy_a) {
+                      then(enqueue_copy(queue, prepared.copy, call.a, detail::stored_a(call),
+                                        buffer, prepared.a_at, prepared.a_ld, before));
+                      gemm.a = {buffer(), prepared.a_at, prepared.a_ld, call.a.transposed, 0};
+                    }
+                    if (prepared.copy_b) {
+                      then(enqueue_copy(queue, prepared.copy, call.b, detail::stored_b(call),
+                                        buffer, prepared.b_at, prepared.b_ld, before));
+                      gemm.b = {buffer(), prepared.b_at, prepared.b_ld, call.b.transposed, 0};
+                    }
+                    detail::KSlicing slicing;
+                    if (prepared.slices.slices > 1) {
+                      // Partial products: alpha = 1, beta = 0 into the slabs; alpha, beta and C
+                      // are the reduction's.
+                      gemm.alpha = 1.0f, gemm.beta = 0.0f;
+                      gemm.c = {buffer(), prepared.partial_at, prepared.partial_ld, false, 0};
+                      slicing = {prepared.slices.slices, prepared.slices.k_slice, prepared.slab};
+                    }
+                    last = then(detail::enqueue_call(queue, *prepared.main.built,
+                                                     *prepared.main.spec, prepared.main.options,
+                                                     gemm, before, slicing));
+                    if (prepared.slices.slices > 1)
+                      last = then(enqueue_reduce(queue, prepared, call, buffer, before));
+                    return last;
+                  });
+  }
+  if (event) *event = last;
+}
+
+}  // namespace clgemm

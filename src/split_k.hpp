@@ -1,0 +1,33 @@
+// Internal: how many slices of K a split-K GEMM uses. Pure functions of the shape, the kernel's
+// block and the device's compute units, so the automatic kernel choice and the tests can call
+// them without a device.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace clgemm::detail {
+
+// Slices shallower than this are not worth a slab of the workspace and a share of the
+// reduction: each slice keeps at least this much of K.
+constexpr std::int64_t kMinSliceDepth = 256;
+
+// The split factor S (1: no split) for the row-major m x n x k call on work-group tiles of
+// block[0] x block[1] (rows x columns of C): when those tiles give fewer work-groups than two
+// waves over the compute units, enough slices for about two waves, as long as each slice
+// keeps K / S >= min_slice_depth.
+long choose_split(std::int64_t m, std::int64_t n, std::int64_t k,
+                  const std::array<std::int64_t, 3>& block, std::size_t compute_units,
+                  std::int64_t min_slice_depth = kMinSliceDepth);
+
+// S slices asked for, as the kernel runs them: each k_slice deep, a multiple of the kernel's
+// K step (the last slice shorter), so slices = ceil(k / k_slice) <= requested, and never an
+// empty slice (a request above K clamps). requested < 1 counts as 1.
+struct KSlices {
+  long slices = 1;
+  std::int64_t k_slice = 0;
+};
+KSlices slice_k(std::int64_t k, long requested, std::int64_t k_step);
+
+}  // namespace clgemm::detail
