@@ -36,6 +36,18 @@
 #define PASS_ROWS (PASS_ROWS_ALL < 1 ? 1 : (PASS_ROWS_ALL > SMALL ? SMALL : PASS_ROWS_ALL))
 // Rows of X whose products are skipped together once past the end of the short side.
 #define ROW_GROUP 4
+#ifndef UNROLL
+#define UNROLL 1 // 1: unroll the loops over the rows of accumulators fully (GPUs)
+#endif
+
+// Loops over the VEC elements of a vector are always unrolled. Unrolling the loops over the
+// SMALL rows as well keeps the accumulators in registers on GPUs; a CPU (PoCL) keeps them in
+// its cache and compiles several times faster without it.
+#if UNROLL
+#define UNROLL_LOOP _Pragma("unroll")
+#else
+#define UNROLL_LOOP
+#endif
 
 #if VEC == 1
 #define floatV float
@@ -117,7 +129,7 @@ inline __attribute__((always_inline)) void gemv_block(const int S, const int L, 
   const int rows = min(SMALL, S - s0);
 
   float acc[SMALL][VEC];
-#pragma unroll
+UNROLL_LOOP
   for (int s = 0; s < SMALL; ++s)
 #pragma unroll
     for (int v = 0; v < VEC; ++v) acc[s][v] = 0.0f;
@@ -134,10 +146,10 @@ inline __attribute__((always_inline)) void gemv_block(const int S, const int L, 
       for (int e = 0; e < VEC * VEC; ++e) y[e] = y_next[e];
       if (k + STEP_K < K)
         load_long_block(Y, y_ld, K, L, k + STEP_K, l, y_k_contiguous, y_aligned, y_next);
-#pragma unroll
+UNROLL_LOOP
       for (int g = 0; g < SMALL; g += ROW_GROUP) {
         if (g < rows) {
-#pragma unroll
+UNROLL_LOOP
           for (int s = g; s < g + ROW_GROUP && s < SMALL; ++s) {
             float x[VEC];
             load_short_row(X, x_ld, S, K, s0 + s, k, x_k_contiguous, x_aligned, x);
@@ -153,9 +165,9 @@ inline __attribute__((always_inline)) void gemv_block(const int S, const int L, 
 
   // The slices' partial sums, PASS_ROWS rows at a time: each work-item adds one output's
   // SPLIT partial sums in slice order. Outputs are numbered along C's contiguous direction.
-#pragma unroll
+UNROLL_LOOP
   for (int p0 = 0; p0 < SMALL; p0 += PASS_ROWS) {
-#pragma unroll
+UNROLL_LOOP
     for (int r = 0; r < PASS_ROWS; ++r)
       if (p0 + r < SMALL)
 #pragma unroll

@@ -42,7 +42,9 @@ KernelSpec gemv_spec() {
        {"SPLIT", "work-items along K per work-group, their partial sums reduced in local memory",
         1, 65536, {4, 8, 16, 32, 64}},
        {"VEC", "floats per global load of the large operand (1, 2, 4, 8 or 16)", 1, 65536,
-        {1, 2, 4, 8}}}};
+        {1, 2, 4, 8}},
+       {"UNROLL", "1: unroll the loops over the accumulators fully (GPUs), 0: leave it to the "
+        "compiler", 0, 1}}};
   s.entry_point = "gemm_gemv";
   s.uses_alignment_hints = true;
   s.local_memory_bytes = local_bytes;
@@ -51,14 +53,14 @@ KernelSpec gemv_spec() {
     if (is_cpu(d)) {
       // A work-group runs as a loop over its work-items: few of them, each with a long stretch
       // of K, keep the reduction short.
-      o = {{"SMALL", 32}, {"LANES", 4}, {"SPLIT", 4}, {"VEC", 8}};
+      o = {{"SMALL", 32}, {"LANES", 4}, {"SPLIT", 4}, {"VEC", 8}, {"UNROLL", 0}};
     } else {
       // GPU (the H200: warps of 32, 128-byte lines, 132 SMs): 8 lanes of float4 read whole
       // 128-byte lines of an l-contiguous operand, 32 slices whole 512-byte runs of a
       // k-contiguous one. A group covers 32 columns, so a 4096-long side gives 128 groups of
       // 256 work-items, one per SM; 32 x 4 accumulators plus two 4 x 4 blocks of the operand
       // (one in flight) stay below 255 registers. The reduction takes 32 KiB in 4 passes.
-      o = {{"SMALL", 32}, {"LANES", 8}, {"SPLIT", 32}, {"VEC", 4}};
+      o = {{"SMALL", 32}, {"LANES", 8}, {"SPLIT", 32}, {"VEC", 4}, {"UNROLL", 1}};
     }
     while (o["SPLIT"] > 1 && (std::size_t(threads(o)) > d.max_work_group_size ||
                               std::size_t(threads(o)) > d.max_work_item_sizes[0] ||
