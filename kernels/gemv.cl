@@ -164,26 +164,29 @@ UNROLL_LOOP
   }
 
   // The slices' partial sums, PASS_ROWS rows at a time: each work-item adds one output's
-  // SPLIT partial sums in slice order. Outputs are numbered along C's contiguous direction.
+  // SPLIT partial sums in slice order. Consecutive work-items take consecutive columns, so the
+  // reads of local memory are free of bank conflicts. Passes past the short side are skipped
+  // by the whole work-group (rows is the same for all its work-items).
 UNROLL_LOOP
   for (int p0 = 0; p0 < SMALL; p0 += PASS_ROWS) {
+    if (p0 < rows) {
 UNROLL_LOOP
-    for (int r = 0; r < PASS_ROWS; ++r)
-      if (p0 + r < SMALL)
+      for (int r = 0; r < PASS_ROWS; ++r)
+        if (p0 + r < SMALL)
 #pragma unroll
-        for (int v = 0; v < VEC; ++v) partial[r][slice][lane * VEC + v] = acc[p0 + r][v];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int o = tid; o < PASS_ROWS * TILE_L; o += THREADS) {
-      const int r = (c_l == 1) ? o / TILE_L : o % PASS_ROWS;
-      const int c = (c_l == 1) ? o % TILE_L : o / PASS_ROWS;
-      const int s = s0 + p0 + r, col = l0 + c;
-      if (p0 + r < SMALL && s < S && col < L) {
-        float sum = 0.0f;
-        for (int t = 0; t < SPLIT; ++t) sum += partial[r][t][c];
-        store_c(C, (size_t)s * c_s + (size_t)col * c_l, sum, alpha, beta);
+          for (int v = 0; v < VEC; ++v) partial[r][slice][lane * VEC + v] = acc[p0 + r][v];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int o = tid; o < PASS_ROWS * TILE_L; o += THREADS) {
+        const int r = o / TILE_L, c = o % TILE_L;
+        const int s = s0 + p0 + r, col = l0 + c;
+        if (p0 + r < SMALL && s < S && col < L) {
+          float sum = 0.0f;
+          for (int t = 0; t < SPLIT; ++t) sum += partial[r][t][c];
+          store_c(C, (size_t)s * c_s + (size_t)col * c_l, sum, alpha, beta);
+        }
       }
+      barrier(CLK_LOCAL_MEM_FENCE);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
