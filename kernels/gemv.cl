@@ -8,11 +8,12 @@
 //
 // A work-group covers TILE_L = LANES * VEC columns of the long side and all of K. Its
 // LANES x SPLIT work-items each own a VEC x VEC block of Y per step (VEC values of k times VEC
-// columns): lanes run along Y's contiguous direction, so every load is a VEC-wide vector of
-// whole 128-byte lines, and the SPLIT slices divide K between them, STEP_K = SPLIT * VEC deep
-// per step. Each work-item keeps SMALL x VEC partial sums in registers; at the end the slices'
-// partial sums meet in local memory, PASS_ROWS rows at a time, and are added in slice order,
-// so the result does not depend on timing (the same inputs give the same bits every run).
+// columns). Consecutive work-items run along Y's contiguous direction, so a warp's VEC-wide
+// vector loads cover consecutive addresses, and the SPLIT slices divide K between them,
+// STEP_K = SPLIT * VEC deep per step; AHEAD further blocks are always requested. Each
+// work-item keeps SMALL x VEC partial sums in registers; at the end the slices' partial sums
+// meet in local memory, PASS_ROWS rows at a time, and are added in slice order, so the result
+// does not depend on timing (the same inputs give the same bits every run).
 #include "gemm_common.clh"
 
 #ifndef SMALL
@@ -26,6 +27,9 @@
 #endif
 #ifndef VEC
 #define VEC 4 // floats per global load of the long operand: 1, 2, 4, 8 or 16
+#endif
+#ifndef AHEAD
+#define AHEAD 2 // blocks of the long operand each work-item has in flight
 #endif
 
 #define THREADS (LANES * SPLIT)
@@ -134,18 +138,26 @@ UNROLL_LOOP
 #pragma unroll
     for (int v = 0; v < VEC; ++v) acc[s][v] = 0.0f;
 
-  // Stream this work-item's share of K; the next block of Y is loaded before the current one
-  // is used, so a load is always in flight. Work-items past the long side only reduce.
+  // Stream this work-item's share of K with AHEAD blocks of Y in flight: each step takes the
+  // oldest block and asks for the one AHEAD steps on. Work-items past the long side only reduce.
   if (l < L) {
-    int k = slice * VEC;
-    float y_next[VEC * VEC];
-    if (k < K) load_long_block(Y, y_ld, K, L, k, l, y_k_contiguous, y_aligned, y_next);
-    for (; k < K; k += STEP_K) {
+    float y_ahead[AHEAD][VEC * VEC];
+#pragma unroll
+    for (int a = 0; a < AHEAD; ++a) {
+      const int k = slice * VEC + a * STEP_K;
+      if (k < K) load_long_block(Y, y_ld, K, L, k, l, y_k_contiguous, y_aligned, y_ahead[a]);
+    }
+    for (int k = slice * VEC; k < K; k += STEP_K) {
       float y[VEC * VEC];
 #pragma unroll
-      for (int e = 0; e < VEC * VEC; ++e) y[e] = y_next[e];
-      if (k + STEP_K < K)
-        load_long_block(Y, y_ld, K, L, k + STEP_K, l, y_k_contiguous, y_aligned, y_next);
+      for (int e = 0; e < VEC * VEC; ++e) y[e] = y_ahead[0][e];
+#pragma unroll
+      for (int a = 0; a + 1 < AHEAD; ++a)
+#pragma unroll
+        for (int e = 0; e < VEC * VEC; ++e) y_ahead[a][e] = y_ahead[a + 1][e];
+      const int k_next = k + AHEAD * STEP_K;
+      if (k_next < K)
+        load_long_block(Y, y_ld, K, L, k_next, l, y_k_contiguous, y_aligned, y_ahead[AHEAD - 1]);
 UNROLL_LOOP
       for (int g = 0; g < SMALL; g += ROW_GROUP) {
         if (g < rows) {
