@@ -35,9 +35,9 @@
 #define THREADS (LANES * SPLIT)
 #define TILE_L (LANES * VEC) // columns of the long side per work-group
 #define STEP_K (SPLIT * VEC) // depth of K the work-group covers per step
-// Rows of the short side reduced per pass: one output per work-item, between 1 and SMALL.
-#define PASS_ROWS_ALL (THREADS / TILE_L)
-#define PASS_ROWS (PASS_ROWS_ALL < 1 ? 1 : (PASS_ROWS_ALL > SMALL ? SMALL : PASS_ROWS_ALL))
+#ifndef PASS_ROWS
+#define PASS_ROWS 8 // rows of the short side reduced per pass, at most SMALL
+#endif
 // Rows of X whose products are skipped together once past the end of the short side.
 #define ROW_GROUP 4
 #ifndef UNROLL
@@ -175,10 +175,11 @@ UNROLL_LOOP
     }
   }
 
-  // The slices' partial sums, PASS_ROWS rows at a time: each work-item adds one output's
-  // SPLIT partial sums in slice order. Consecutive work-items take consecutive columns, so the
-  // reads of local memory are free of bank conflicts. Passes past the short side are skipped
-  // by the whole work-group (rows is the same for all its work-items).
+  // The slices' partial sums, PASS_ROWS rows at a time: a work-item adds the SPLIT partial
+  // sums of an output in slice order, and takes the next output THREADS on if there are more.
+  // Consecutive work-items take consecutive columns, so the reads of local memory are free of
+  // bank conflicts. Passes past the short side are skipped by the whole work-group (rows is
+  // the same for all its work-items).
 UNROLL_LOOP
   for (int p0 = 0; p0 < SMALL; p0 += PASS_ROWS) {
     if (p0 < rows) {

@@ -18,12 +18,9 @@ Sides sides(std::int64_t m, std::int64_t n) { return m <= n ? Sides{m, n} : Side
 
 long threads(const KernelOptions& o) { return opt(o, "LANES") * opt(o, "SPLIT"); }
 long tile_l(const KernelOptions& o) { return opt(o, "LANES") * opt(o, "VEC"); }
-// Rows of the short side reduced per pass (PASS_ROWS in the kernel).
-long pass_rows(const KernelOptions& o) {
-  return std::clamp(threads(o) / tile_l(o), 1L, opt(o, "SMALL"));
-}
+// The partial sums of PASS_ROWS rows from every slice.
 std::size_t local_bytes(const KernelOptions& o) {
-  return std::size_t(pass_rows(o) * opt(o, "SPLIT") * tile_l(o)) * sizeof(float);
+  return std::size_t(opt(o, "PASS_ROWS") * opt(o, "SPLIT") * tile_l(o)) * sizeof(float);
 }
 
 }  // namespace
@@ -43,6 +40,10 @@ KernelSpec gemv_spec() {
         1, 65536, {4, 8, 16, 32, 64}},
        {"VEC", "floats per global load of the large operand (1, 2, 4, 8 or 16)", 1, 65536,
         {1, 2, 4, 8}},
+       {"PASS_ROWS",
+        "rows of the short side whose partial sums are reduced per pass through local memory "
+        "(at most SMALL)",
+        1, 65536, {1, 2, 4, 8, 16}},
        {"AHEAD", "blocks of VEC x VEC floats of the large operand each work-item has in flight", 1,
         4},
        {"UNROLL", "1: unroll the loops over the accumulators fully (GPUs), 0: leave it to the "
@@ -65,13 +66,16 @@ KernelSpec gemv_spec() {
       // 4 x 4 blocks of the operand (the one in use, two in flight) come to about 200 of the
       // 255 registers; with a single group's 8 warps per SM, the two blocks in flight per
       // work-item (32 KiB per SM) are what covers the memory latency. The reduction takes
-      // 32 KiB of local memory in 4 passes.
+      // 32 KiB of local memory in 4 passes of 8 rows.
       o = {{"SMALL", 32}, {"LANES", 8}, {"SPLIT", 32}, {"VEC", 4}, {"AHEAD", 2}, {"UNROLL", 1}};
     }
     while (o["SPLIT"] > 1 && (std::size_t(threads(o)) > d.max_work_group_size ||
-                              std::size_t(threads(o)) > d.max_work_item_sizes[0] ||
-                              local_bytes(o) > d.local_memory_bytes))
+                              std::size_t(threads(o)) > d.max_work_item_sizes[0]))
       o["SPLIT"] /= 2;
+    // One output per work-item in each pass of the reduction, fewer where local memory is short.
+    o["PASS_ROWS"] = std::clamp(threads(o) / tile_l(o), 1L, o["SMALL"]);
+    while (local_bytes(o) > d.local_memory_bytes && (o["PASS_ROWS"] > 1 || o["SPLIT"] > 1))
+      o[o["PASS_ROWS"] > 1 ? "PASS_ROWS" : "SPLIT"] /= 2;
     return o;
   };
   s.constraints = {
@@ -80,6 +84,8 @@ KernelSpec gemv_spec() {
          const long v = opt(o, "VEC");
          return is_power_of_two(v) && v <= 16;
        }},
+      {"PASS_ROWS <= SMALL",
+       [](const KernelOptions& o) { return opt(o, "PASS_ROWS") <= opt(o, "SMALL"); }},
   };
   s.outputs_per_work_item = [](const KernelOptions& o) { return opt(o, "SMALL") * opt(o, "VEC"); };
   s.work_group = [](const KernelOptions& o) {
