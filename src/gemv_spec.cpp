@@ -46,8 +46,10 @@ KernelSpec gemv_spec() {
         1, 65536, {1, 2, 4, 8, 16}},
        {"AHEAD", "blocks of VEC x VEC floats of the large operand each work-item has in flight", 1,
         4},
-       {"UNROLL", "1: unroll the loops over the accumulators fully (GPUs), 0: leave it to the "
-        "compiler", 0, 1}}};
+       {"UNROLL",
+        "1: unroll the loops over the rows of accumulators fully (GPUs; PoCL takes minutes to "
+        "compile it), 0: leave them to the compiler",
+        0, 1}}};
   s.entry_point = "gemm_gemv";
   s.uses_alignment_hints = true;
   s.local_memory_bytes = local_bytes;
@@ -55,8 +57,9 @@ KernelSpec gemv_spec() {
     KernelOptions o;
     if (is_cpu(d)) {
       // A work-group runs as a loop over its work-items: few of them, each with a long stretch
-      // of K, keep the reduction short. On the loaded 2-core PoCL machine at 16 x 4096 x 4096:
-      // 5-7 GFLOP/s (blocked: 2.4), compiled in 3-5 s; unrolling the rows costs 13 s to compile.
+      // of K, keep the reduction short. On the shared 2-core PoCL machine at 16 x 4096 x 4096:
+      // 13-16 GFLOP/s (blocked: 6), 1 x 4096 x 4096: 0.5-0.7 (blocked: 0.2), compiled in
+      // 3-5 s; unrolling the rows takes minutes to compile.
       o = {{"SMALL", 32}, {"LANES", 4}, {"SPLIT", 4}, {"VEC", 8}, {"AHEAD", 2}, {"UNROLL", 0}};
     } else {
       // GPU (the H200: warps of 32, 128-byte lines, 132 SMs, 64 Ki registers per SM): 8 lanes
