@@ -14,7 +14,8 @@ const std::vector<KernelSpec>& kernel_specs() {
   // The ladder in order, then the production kernels.
   static const std::vector<KernelSpec> specs = {base_spec(),    row_spec(),       private_spec(),
                                                 tile_spec(),    coarsened_spec(), vectorized_spec(),
-                                                blocked_spec(), tensorcore_spec()};
+                                                blocked_spec(), tensorcore_spec(),
+                                                gemv_spec()};
   return specs;
 }
 

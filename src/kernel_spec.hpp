@@ -61,7 +61,7 @@ const std::vector<KernelSpec>& kernel_specs();
 const KernelSpec& find_spec(const std::string& name);
 
 // One builder per kernel, each in the file of its family: the ladder (ladder_specs.cpp), the
-// production kernels (blocked_spec.cpp, tensorcore_spec.cpp).
+// production kernels (blocked_spec.cpp, tensorcore_spec.cpp, gemv_spec.cpp).
 KernelSpec base_spec();
 KernelSpec row_spec();
 KernelSpec private_spec();
@@ -72,6 +72,7 @@ KernelSpec vectorized_spec();
 KernelSpec vector_tile_spec(std::string name, std::string summary);
 KernelSpec blocked_spec();
 KernelSpec tensorcore_spec();
+KernelSpec gemv_spec();
 
 // Small helpers the builders share.
 inline long opt(const KernelOptions& o, const char* name) { return o.at(name); }

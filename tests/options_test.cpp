@@ -123,9 +123,9 @@ TEST(Options, BuildOptionStringListsEveryParameter) {
 
 TEST(Catalog, LadderOrderAndUnknownKernel) {
   const auto& catalog = kernel_catalog();
-  ASSERT_EQ(catalog.size(), 8u);
-  const char* order[] = {"base",      "row",        "private", "tile",
-                         "coarsened", "vectorized", "blocked", "tensorcore"};
+  ASSERT_EQ(catalog.size(), 9u);
+  const char* order[] = {"base",       "row",        "private", "tile",      "coarsened",
+                         "vectorized", "blocked",    "tensorcore", "gemv"};
   for (std::size_t i = 0; i < catalog.size(); ++i) EXPECT_EQ(catalog[i].name, order[i]);
   try {
     find_kernel("tiled");
