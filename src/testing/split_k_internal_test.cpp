@@ -13,12 +13,15 @@ TEST(ChooseSplit, TwoWavesOverTheComputeUnits) {
   const std::array<std::int64_t, 3> h200_tile{128, 256, 8};
   // 8 work-groups of 132 SMs: 33 slices for 264 groups, 1985 deep each.
   EXPECT_EQ(choose_split(512, 512, 65536, h200_tile, 132), 33);
-  // 2 work-groups: 132 wanted, but slices stay 256 deep: 64.
-  EXPECT_EQ(choose_split(256, 256, 16384, h200_tile, 132), 64);
-  EXPECT_EQ(choose_split(64, 64, 100000, h200_tile, 132), 264);
+  // 2 work-groups: 132 wanted, but slices stay kMinSliceDepth = 1024 deep: 16.
+  EXPECT_EQ(choose_split(256, 256, 16384, h200_tile, 132), 16);
+  EXPECT_EQ(choose_split(64, 64, 100000, h200_tile, 132), 97);
+  // A shallower minimum allows more slices.
+  EXPECT_EQ(choose_split(256, 256, 16384, h200_tile, 132, 256), 64);
   // Enough work-groups already, or too little K.
   EXPECT_EQ(choose_split(4096, 4096, 4096, h200_tile, 132), 1);
   EXPECT_EQ(choose_split(512, 512, 300, h200_tile, 132), 1);
+  EXPECT_EQ(choose_split(512, 512, 512, {64, 64, 16}, 132), 1);  // 64 groups, but K too short
   EXPECT_EQ(choose_split(1, 1, 1, h200_tile, 132), 1);
   EXPECT_EQ(choose_split(0, 5, 5, h200_tile, 132), 1);
 }
