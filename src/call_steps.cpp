@@ -11,7 +11,8 @@ using Wait = std::vector<cl::Event>;
 // scale_c: C = beta * C over the row-major call's m x n.
 cl::Event enqueue_scale_c(const cl::CommandQueue& queue, const detail::PreparedKernel& scale,
                           const detail::KernelCall& call, const Wait& wait) {
-  cl::Kernel kernel(scale.built->program, "scale_c");
+  detail::KernelPool::Lease lease(scale.built->kernels, scale.built->program, "scale_c");
+  cl::Kernel& kernel = lease.kernel();
   kernel.setArg(0, cl_int(call.m));
   kernel.setArg(1, cl_int(call.n));
   kernel.setArg(2, call.beta);
@@ -28,7 +29,8 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const detail::PreparedKern
                        const detail::Operand& from, detail::StoredShape shape,
                        const cl::Buffer& workspace, std::size_t to, std::int64_t ld,
                        const Wait& wait) {
-  cl::Kernel kernel(copy.built->program, "copy_padded");
+  detail::KernelPool::Lease lease(copy.built->kernels, copy.built->program, "copy_padded");
+  cl::Kernel& kernel = lease.kernel();
   kernel.setArg(0, cl_int(shape.lines));
   kernel.setArg(1, cl_int(shape.length));
   kernel.setArg(2, sizeof(cl_mem), &from.buffer);
@@ -48,7 +50,8 @@ cl::Event enqueue_reduce(const cl::CommandQueue& queue, const detail::PreparedCa
                          const detail::KernelCall& call, const cl::Buffer& workspace,
                          const Wait& wait) {
   const detail::PreparedKernel& reduce = prepared.reduce;
-  cl::Kernel kernel(reduce.built->program, "splitk_reduce");
+  detail::KernelPool::Lease lease(reduce.built->kernels, reduce.built->program, "splitk_reduce");
+  cl::Kernel& kernel = lease.kernel();
   int arg = 0;
   kernel.setArg(arg++, cl_int(call.m));
   kernel.setArg(arg++, cl_int(call.n));

@@ -132,8 +132,9 @@ cl::Event enqueue_kernel(const cl::CommandQueue& queue, const BuiltProgram& buil
 cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
                        const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                        const std::vector<cl::Event>& wait, const KSlicing& slicing) {
-  // A kernel object per launch: cl_kernel arguments are not safe to set from several threads.
-  cl::Kernel kernel(built.program, spec.entry_point.c_str());
+  // One object per launch at a time: cl_kernel arguments are not safe to set from several threads.
+  KernelPool::Lease lease(built.kernels, built.program, spec.entry_point);
+  cl::Kernel& kernel = lease.kernel();
   int arg = 0;
   kernel.setArg(arg++, cl_int(call.m));
   kernel.setArg(arg++, cl_int(call.n));

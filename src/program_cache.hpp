@@ -13,6 +13,7 @@
 
 #include "binary_cache.hpp"
 #include "clgemm/device.hpp"
+#include "kernel_pool.hpp"
 #include "opencl.hpp"
 
 namespace clgemm::detail {
@@ -27,6 +28,7 @@ struct BuiltProgram {
   // Where launches of this build must run one after another (PoCL 5.0, see launch_order.hpp):
   // the build's identity across contexts; elsewhere empty.
   std::string launch_order_key;
+  mutable KernelPool kernels;  // the objects launches use (kernel_pool.hpp)
 };
 
 class ProgramCache {
