@@ -24,7 +24,9 @@ namespace fs = std::filesystem;
 std::string shape_class(const GemmProblem& p) {
   const auto call = detail::row_major_call(p);
   const double m = double(call.m), n = double(call.n), k = double(call.k), volume = m * n * k;
+  if (volume <= 256.0 * 256.0 * 256.0) return "tiny";
   if (volume <= 512.0 * 512.0 * 512.0) return "small";
+  if (std::min(m, n) <= 64) return "thin";
   if (std::min(m, n) <= 256) return "skinny";
   if (k <= 512) return "small-k";
   if (volume <= 1024.0 * 1024.0 * 1024.0) return "medium";
@@ -32,7 +34,8 @@ std::string shape_class(const GemmProblem& p) {
 }
 
 const std::vector<std::string>& shape_classes() {
-  static const std::vector<std::string> classes = {"small", "skinny", "small-k", "medium", "large"};
+  static const std::vector<std::string> classes = {"tiny", "small", "thin", "skinny", "small-k",
+                                                     "medium", "large"};
   return classes;
 }
 
@@ -90,7 +93,9 @@ bool TunedEntry::matches(const DeviceLimits& d, MatchLevel level) const {
 }
 
 GemmProblem representative_problem(const std::string& shape_class) {
+  if (shape_class == "tiny") return GemmProblem::packed(256, 256, 256);
   if (shape_class == "small") return GemmProblem::packed(512, 512, 512);
+  if (shape_class == "thin") return GemmProblem::packed(32, 4096, 8192);
   if (shape_class == "skinny") return GemmProblem::packed(8192, 128, 8192);
   if (shape_class == "small-k") return GemmProblem::packed(8192, 8192, 256);
   if (shape_class == "medium") return GemmProblem::packed(1024, 1024, 1024);

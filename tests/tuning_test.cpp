@@ -17,6 +17,9 @@ namespace fs = std::filesystem;
 
 TEST(Tuning, ShapeClasses) {
   EXPECT_EQ(shape_class(GemmProblem::packed(512, 512, 512)), "small");
+  EXPECT_EQ(shape_class(GemmProblem::packed(256, 256, 256)), "tiny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(32, 4096, 11008)), "thin");
+  EXPECT_EQ(shape_class(GemmProblem::packed(4096, 16, 4096)), "thin");
   EXPECT_EQ(shape_class(GemmProblem::packed(8192, 128, 8192)), "skinny");
   EXPECT_EQ(shape_class(GemmProblem::packed(256, 8192, 8192)), "skinny");
   EXPECT_EQ(shape_class(GemmProblem::packed(8192, 8192, 256)), "small-k");

@@ -131,7 +131,7 @@ void add_options(CLI::App& app, Arguments& args) {
       ->capture_default_str()
       ->check(CLI::IsMember({"fp32", "tf32", "3xtf32"}));
   app.add_option("--classes", args.classes,
-                 "shape classes to tune: all, or small, skinny, small-k, medium, large")
+                 "shape classes to tune: all, or tiny, small, thin, skinny, small-k, medium, large")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--budget", args.budget,

@@ -21,8 +21,10 @@
 namespace clgemm {
 
 // The shape classes the tuner measures, one representative problem each, from the problem's
-// M, N and K (after mapping onto the row-major kernels): "small" (M*N*K <= 512^3), "skinny"
-// (min(M, N) <= 256), "small-k" (K <= 512), "medium" (M*N*K <= 1024^3), else "large". Entries
+// M, N and K (after mapping onto the row-major kernels): "tiny" (M*N*K <= 256^3, where the
+// launch dominates), "small" (M*N*K <= 512^3), "thin" (min(M, N) <= 64: a few rows or columns
+// against long sides), "skinny" (min(M, N) <= 256), "small-k" (K <= 512), "medium"
+// (M*N*K <= 1024^3), else "large". Entries
 // record the class they were tuned for; `auto` weighs them all (choose_kernel below).
 std::string shape_class(const GemmProblem& problem);
 const std::vector<std::string>& shape_classes();
