@@ -10,6 +10,8 @@
 #include "clgemm/tuning.hpp"
 #include "error_boundary.hpp"
 #include "kernel_call.hpp"
+#include "kernel_spec.hpp"
+#include "split_k.hpp"
 
 namespace clgemm {
 namespace {
@@ -29,17 +31,25 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 
 // The fraction of the device a launch of `kernel` keeps busy on `shape`: the share of its
 // tiles' area inside C, times the share of the compute units its last wave of work-groups
-// occupies (a wave being one work-group per compute unit). Counting several resident groups
-// per unit would call a launch of two groups per unit half idle, which it is not: what each
-// group gets from its unit is in the entry's measured speed.
+// occupies (a wave being one work-group per compute unit), with the work-groups of every K
+// slice where the kernel splits K (blocked's SPLIT_K, automatic by default: choose_split).
+// Counting several resident groups per unit would call a launch of two groups per unit half
+// idle, which it is not: what each group gets from its unit is in the entry's measured speed.
 double device_fill(const std::string& kernel, const KernelOptions& options, const Shape& shape,
                    const DeviceLimits& device) {
   const auto block = kernel_block(kernel, options);
   const std::int64_t rows = ceil_div(shape.m, block[0]), columns = ceil_div(shape.n, block[1]);
   const double tile_fill =
       double(shape.m) * double(shape.n) / (double(rows * block[0]) * double(columns * block[1]));
+  long slices = 1;
+  if (detail::find_spec(kernel).slices_k) {
+    const auto split = options.find("SPLIT_K");
+    slices = split != options.end() && split->second > 0
+                 ? split->second
+                 : detail::choose_split(shape.m, shape.n, shape.k, block, device.compute_units);
+  }
   const double units = double(std::max<std::size_t>(1, device.compute_units));
-  const double groups = double(rows) * double(columns);
+  const double groups = double(rows) * double(columns) * double(slices);
   const double waves = std::ceil(groups / units);
   return tile_fill * groups / (waves * units);
 }
@@ -98,8 +108,8 @@ bool better(const Candidate& a, const Candidate& b) {
 // The gemv kernel's regime: the call's M or N at most kGemvRows on a GPU (on the H200, gemv
 // against blocked back to back: 1.5x at 1 x 4096 x 4096 and 1.26x at 8, but 0.82x at 16 and
 // 0.35x at 32 x 4096 x 11008, where blocked's reuse of the short side wins), at most gemv's
-// rows per pass on a CPU (PoCL, 16 x 4096 x 4096: gemv 1.9x blocked); the long side and K
-// large enough that streaming them is the work.
+// rows per pass on a CPU (PoCL, 16 x 4096 x 4096: gemv 1.9x blocked); the long side at least
+// 256 and 8 times the short one, and K at least 256, so that streaming them is the work.
 constexpr std::int64_t kGemvRowsOnGpus = 8;
 
 bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
@@ -109,7 +119,10 @@ bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
   const auto block = kernel_block("gemv", derive_options("gemv", device));
   const std::int64_t rows =
       device.type == DeviceType::CPU ? block[0] : std::min(block[0], kGemvRowsOnGpus);
-  return std::min(shape.m, shape.n) <= rows && std::max(shape.m, shape.n) * shape.k >= 4096;
+  const std::int64_t short_side = std::min(shape.m, shape.n);
+  const std::int64_t long_side = std::max(shape.m, shape.n);
+  return short_side <= rows && long_side >= std::max<std::int64_t>(256, 8 * short_side) &&
+         shape.k >= 256;
 }
 
 }  // namespace
@@ -159,7 +172,10 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     const Shape measured = measured_shape(e);
     c.fill = device_fill(c.kernel, c.options, shape, device);
     const double measured_fill = device_fill(c.kernel, c.options, measured, device);
-    c.predicted_gflops = e.gflops * c.fill / std::max(measured_fill, 1e-9);
+    // Never faster than measured: an entry speaks for shapes that keep the device at least as
+    // busy as its own problem did, and loses in proportion on shapes that keep it less busy (a
+    // tile measured on a poorly filled problem must not claim the large ones).
+    c.predicted_gflops = e.gflops * std::min(1.0, c.fill / std::max(measured_fill, 1e-9));
     c.distance = size_distance(shape, measured);
     candidates.push_back(std::move(c));
   }

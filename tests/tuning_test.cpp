@@ -249,6 +249,40 @@ TEST(Tuning, ChoiceWeighsEntriesByTheShareOfTheDeviceTheyFill) {
   EXPECT_EQ(tile_m(8192, 128, 8192), 64);
   const auto choice = choose_kernel(db, device, GemmProblem::packed(1024, 1024, 1024));
   EXPECT_NE(choice.reason.find("predicted"), std::string::npos) << choice.reason;
+  // An entry measured on a thin problem (32 x 128 tiles at 21 TFLOP/s on 32 x 4096 x 8192)
+  // serves thin shapes, but never claims more than it measured on the squares.
+  db.put(blocked("thin", 32, 128, 8, 4, 21000, 0));
+  TunedEntry& thin = const_cast<TunedEntry&>(db.entries().back());
+  thin.m = 32, thin.n = 4096, thin.k = 8192;
+  thin.options["TILE_K"] = 32;
+  EXPECT_EQ(tile_m(4096, 4096, 4096), 128);
+  EXPECT_EQ(tile_m(2048, 2048, 2048), 128);
+  EXPECT_EQ(tile_m(16, 4096, 4096), 32);
+  EXPECT_EQ(tile_m(32, 4096, 11008), 32);
+}
+
+// GEMV-like shapes run gemv: at most 8 rows on a GPU (measured there: blocked's reuse wins from
+// 16), up to gemv's rows per pass on a CPU; the long side and K long.
+TEST(Tuning, GemvLikeShapesRunGemv) {
+  DeviceLimits gpu;
+  gpu.name = "G", gpu.type = DeviceType::GPU, gpu.compute_units = 132;
+  gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  DeviceLimits cpu;
+  cpu.name = "C", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
+  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 64 * 1024;
+  const TuningDatabase empty;
+  auto kernel = [&](const DeviceLimits& d, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return choose_kernel(empty, d, GemmProblem::packed(m, n, k)).kernel;
+  };
+  EXPECT_EQ(kernel(gpu, 1, 4096, 4096), "gemv");
+  EXPECT_EQ(kernel(gpu, 8, 4096, 4096), "gemv");
+  EXPECT_EQ(kernel(gpu, 4096, 8, 4096), "gemv");
+  EXPECT_EQ(kernel(gpu, 16, 4096, 4096), "blocked");
+  EXPECT_EQ(kernel(cpu, 16, 4096, 4096), "gemv");
+  EXPECT_EQ(kernel(cpu, 32, 32, 256), "blocked");  // both sides short: not GEMV-like
+  EXPECT_EQ(kernel(cpu, 1, 4096, 16), "blocked");   // K too short to stream
+  const auto choice = choose_kernel(empty, gpu, GemmProblem::packed(1, 4096, 4096));
+  EXPECT_NE(choice.reason.find("GEMV-like"), std::string::npos) << choice.reason;
 }
 
 // A device without entries of its own uses those of its architecture, then of its vendor and

@@ -124,14 +124,15 @@ class TuningDatabase {
 };
 
 // What `auto` runs for a problem on a device, and why (src/kernel_choice.cpp). The regime
-// comes first: GEMV-like shapes (the row-major call's M or N at most the gemv kernel's rows)
-// run `gemv`. Otherwise every entry of the best-matching level (entries_for) is a candidate,
-// and so are the parameters derived from the device; each entry's measured speed is carried
-// to this shape by the fraction of the device its launch keeps busy here against on the
-// problem it was measured on (the fill of its edge tiles times the fill of its last wave of
-// work-groups over the compute units), and the fastest prediction wins, ties going to the
-// entry measured nearest in size. A launch that fills less than one wave and has a long K
-// splits K (split factor in the overrides). FP32 never runs on tensor cores. TF32 and 3xTF32
+// comes first: GEMV-like shapes (the row-major call's M or N at most 8 on a GPU, gemv's rows
+// per pass on a CPU, the other side and K long) run `gemv`. Otherwise every entry of the
+// best-matching level (entries_for) is a candidate, and so are the parameters derived from the
+// device; each entry's measured speed is carried to this shape by the fraction of the device
+// its launch keeps busy here against on the problem it was measured on (the fill of its edge
+// tiles times the fill of its last wave of work-groups over the compute units, K slices
+// included), never above the measured speed; the fastest prediction wins, ties going to the
+// entry measured nearest in size. blocked itself splits K where its tiles give less than two
+// waves and K is long (SPLIT_K, automatic by default). FP32 never runs on tensor cores. TF32 and 3xTF32
 // use the tensorcore entries of that precision where `tensor_cores`, and otherwise the fp32
 // entries of a kernel that computes the precision portably (blocked). The reason says which
 // entry and level were used, what the model predicted, which entries were skipped and why,
