@@ -156,7 +156,10 @@ KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& lim
   const auto& spec = detail::find_spec(kernel);
   KernelOptions options = spec.derive(limits);
   const auto& host = spec.description.host_parameters;
-  for (const auto& [name, value] : overrides) {
+  for (const auto& override_value : overrides) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    const std::string& name = override_value.first;
+    const long value = override_value.second;
     const bool host_side = std::any_of(host.begin(), host.end(),
                                        [&](const KernelParameter& p) { return p.name == name; });
     if (!options.count(name) && !host_side) {
