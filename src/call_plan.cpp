@@ -1,0 +1,215 @@
+// Planning a call and preparing its launches (Context::State, context_state.hpp): what kind of
+// call it is (nothing, C = beta * C, a GEMM), whether K is split and into how many slices,
+// which operands are copied to aligned scratch first, the workspace that takes, and the
+// programs each launch needs.
+#include <algorithm>
+
+#include "clgemm/errors.hpp"
+#include "context_state.hpp"
+#include "error_boundary.hpp"
+
+namespace clgemm {
+
+detail::CopyChoice Context::State::choose_copies(const detail::KernelSpec& spec,
+                                                 const KernelOptions& options,
+                                                 const detail::KernelCall& call) {
+  if (!spec.slices_k || !spec.uses_alignment_hints) return {};
+  const long vec = options.at("VEC");
+  const auto mode = options.find("ALIGN_COPY");
+  detail::CopyChoice choice =
+      detail::choose_copies(call, vec, mode == options.end() ? 1 : mode->second,
+                            detail::operand_aligned(call.a, vec), detail::operand_aligned(call.b, vec));
+  if (!choice.a && !choice.b) return choice;
+  // The copies alone must fit the workspace.
+  const auto copy_bytes = [&](detail::StoredShape s) {
+    return detail::float_bytes(std::uint64_t(s.lines), std::uint64_t(detail::padded_ld(s.length, vec)));
+  };
+  const auto a = choice.a ? copy_bytes(detail::stored_a(call)) : std::optional<std::size_t>(0);
+  const auto b = choice.b ? copy_bytes(detail::stored_b(call)) : std::optional<std::size_t>(0);
+  const std::size_t limit = detail::workspace_limit(selected.limits);
+  if (a && b && *a <= limit && *b <= limit - *a) return choice;
+  const std::string why = "the copies need more than the workspace limit of " +
+                          std::to_string(limit) +
+                          " bytes (a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+                          std::to_string(selected.limits.max_allocation_bytes) + ")";
+  if (mode != options.end() && mode->second == 2)
+    throw Error(ErrorCode::AllocationTooLarge, "ALIGN_COPY = 2: " + why);
+  choice.a = choice.b = false;
+  choice.reason += "; not copied after all: " + why;
+  return choice;
+}
+
+detail::KernelCall Context::State::copied_call(const detail::KernelCall& call,
+                                               const detail::CopyChoice& copies,
+                                               const KernelOptions& options) const {
+  detail::KernelCall effective = call;
+  const std::size_t alignment = selected.limits.base_address_align_bits / 8;
+  const long vec = options.count("VEC") ? options.at("VEC") : 1;
+  if (copies.a)
+    effective.a = {nullptr, 0, detail::padded_ld(detail::stored_a(call).length, vec),
+                   call.a.transposed, alignment};
+  if (copies.b)
+    effective.b = {nullptr, 0, detail::padded_ld(detail::stored_b(call).length, vec),
+                   call.b.transposed, alignment};
+  return effective;
+}
+
+detail::CallPlan Context::State::plan(const RunSettings& settings, const GemmProblem& problem,
+                                      const detail::KernelCall& call) {
+  detail::CallPlan plan;
+  plan.run = resolve_auto(settings, problem, plan.reason);
+  const detail::KernelSpec& spec = detail::find_spec(plan.run.kernel);
+  check_precision(spec, plan.run.precision);
+  const KernelOptions options = resolve_options(plan.run.kernel, selected.limits, plan.run.overrides);
+  if (problem.is_empty()) {
+    plan.kind = detail::CallKind::Nothing;
+    plan.reason = std::string(problem.m == 0 ? "M" : "N") +
+                  " = 0: nothing to compute (the BLAS quick return)";
+    return plan;
+  }
+  if (!problem.reads_operands()) {
+    const std::string why = problem.k == 0 ? "K = 0" : "alpha = 0";
+    if (problem.beta == 1.0f) {
+      plan.kind = detail::CallKind::Nothing;
+      plan.reason = why + " and beta = 1: C stays as it is (the BLAS quick return)";
+    } else {
+      plan.kind = detail::CallKind::ScaleC;
+      plan.reason = why + ": C = beta * C without reading A or B (BLAS semantics)";
+    }
+    return plan;
+  }
+  detail::check_index_range(spec, options, call);
+  // A forced split whose workspace does not fit fails here, before any buffer is looked at.
+  if (spec.slices_k) plan_split(spec, options, call, 0);  // prepare() plans it again, for real
+  return plan;
+}
+
+detail::SplitPlan Context::State::plan_split(const detail::KernelSpec& spec,
+                                             const KernelOptions& options,
+                                             const detail::KernelCall& call,
+                                             std::size_t workspace_used) {
+  detail::SplitPlan out;
+  if (!spec.slices_k) return out;
+  const auto it = options.find("SPLIT_K");
+  const long forced = it == options.end() ? 0 : it->second;
+  const auto block = spec.block(options);
+  const long requested =
+      forced > 0 ? forced
+                 : detail::choose_split(call.m, call.n, call.k, block, selected.limits.compute_units);
+  detail::KSlices slices = detail::slice_k(call.k, requested, block[2]);
+  const std::string forced_text = "SPLIT_K = " + std::to_string(forced);
+  if (slices.slices <= 1) {
+    if (forced > 1)
+      out.reason = forced_text + ": K = " + std::to_string(call.k) +
+                   " is a single slice of whole TILE_K steps, so it is not split";
+    return out;
+  }
+  // S slabs of M x N (N padded to whole float4) in floats; the limit leaves room for copies.
+  const std::int64_t partial_ld = (call.n + 3) / 4 * 4;
+  const std::size_t limit = detail::workspace_limit(selected.limits);
+  const std::size_t available = limit > workspace_used ? limit - workspace_used : 0;
+  const auto bytes = detail::float_bytes(std::uint64_t(slices.slices), std::uint64_t(call.m),
+                                         std::uint64_t(partial_ld));
+  const std::string limit_text =
+      "the workspace limit of " + std::to_string(available) +
+      " bytes (a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+      std::to_string(selected.limits.max_allocation_bytes) + " of device '" +
+      selected.limits.name + "'" + (workspace_used ? ", less the aligned copies" : "") + ")";
+  if (!bytes || *bytes > available) {
+    const std::string need = std::to_string(slices.slices) + " partial products of " +
+                             std::to_string(call.m) + " x " + std::to_string(call.n) + " need " +
+                             (bytes ? std::to_string(*bytes) + " bytes" : "more bytes than a size_t holds");
+    if (forced > 0)
+      throw Error(ErrorCode::AllocationTooLarge,
+                  forced_text + ": " + need + " of workspace, above " + limit_text +
+                      "; ask for fewer slices");
+    const auto per_slice = detail::float_bytes(std::uint64_t(call.m), std::uint64_t(partial_ld));
+    const long fit = per_slice && *per_slice ? long(std::min<std::size_t>(available / *per_slice, 65536)) : 0;
+    slices = detail::slice_k(call.k, fit, block[2]);
+    if (slices.slices <= 1) {
+      out.slices = {};
+      out.reason = "split-K not used: " + need + ", above " + limit_text;
+      return out;
+    }
+  }
+  out.slices = slices;
+  const std::int64_t groups = ((call.m + block[0] - 1) / block[0]) * ((call.n + block[1] - 1) / block[1]);
+  out.reason = (forced > 0 ? forced_text + ": split-K" : std::string("split-K")) + " into " +
+               std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
+               " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +
+               " on C: " + std::to_string(groups) + ", for " +
+               std::to_string(selected.limits.compute_units) +
+               " compute units), summed in a fixed order by splitk_reduce";
+  return out;
+}
+
+detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
+                                             const detail::KernelCall& call) {
+  detail::PreparedCall out;
+  out.reason = plan.reason;
+  out.column_major = call.column_major;
+  if (plan.kind == detail::CallKind::ScaleC) {
+    out.main = prepare_helper("scale_c");
+    out.main.precision = plan.run.precision;
+    out.main.precision_path = "no products (C = beta * C)";
+    return out;
+  }
+  detail::CopyChoice copies;
+  out.main = prepare(plan.run, &call, &copies);
+  const detail::KernelSpec& spec = *out.main.spec;
+  detail::check_index_range(spec, out.main.options, call);  // re-derived
+  const auto note = [&out](const std::string& text) {
+    if (!text.empty()) out.reason += (out.reason.empty() ? "" : "; ") + text;
+  };
+  note(copies.reason);
+  // The workspace: [copy of A][copy of B][partial products], each from a multiple of 64 floats.
+  std::size_t floats = 0;
+  const auto reserve = [&floats](std::size_t size) {
+    const std::size_t at = floats;
+    floats = (at + size + 63) / 64 * 64;
+    return at;
+  };
+  const long vec = out.main.options.count("VEC") ? out.main.options.at("VEC") : 1;
+  if (copies.a) {
+    const auto shape = detail::stored_a(call);
+    out.copy_a = true;
+    out.a_ld = detail::padded_ld(shape.length, vec);
+    out.a_at = reserve(std::size_t(shape.lines) * std::size_t(out.a_ld));
+  }
+  if (copies.b) {
+    const auto shape = detail::stored_b(call);
+    out.copy_b = true;
+    out.b_ld = detail::padded_ld(shape.length, vec);
+    out.b_at = reserve(std::size_t(shape.lines) * std::size_t(out.b_ld));
+  }
+  if (out.copy_a || out.copy_b) out.copy = prepare_helper("copy_padded");
+  const detail::SplitPlan split = plan_split(spec, out.main.options, call, floats * sizeof(float));
+  note(split.reason);
+  if (split.slices.slices > 1) {
+    out.slices = split.slices;
+    out.partial_ld = (call.n + 3) / 4 * 4;
+    out.slab = std::size_t(call.m) * std::size_t(out.partial_ld);
+    out.partial_at = reserve(out.slab * std::size_t(split.slices.slices));
+    out.reduce = prepare_helper("splitk_reduce");
+  }
+  out.workspace_bytes = floats * sizeof(float);
+  return out;
+}
+
+detail::PreparedKernel Context::State::prepare_helper(const std::string& kernel) {
+  detail::PreparedKernel prepared;
+  prepared.name = kernel;
+  const auto& source = this->source(kernel + ".cl");
+  std::size_t side = 16;
+  for (;;) {
+    while (side > 1 && side * side > selected.limits.max_work_group_size) side /= 2;
+    prepared.options = {{"WG_X", long(side)}, {"WG_Y", long(side)}};
+    prepared.build_options = format_build_options(prepared.options);
+    prepared.built = programs.get(kernel, kernel, source.text, source.hash,
+                                  prepared.build_options, prepared.cached);
+    if (side * side <= prepared.built->kernel_work_group_size || side == 1) return prepared;
+    side /= 2;
+  }
+}
+
+}  // namespace clgemm
