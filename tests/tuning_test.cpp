@@ -431,6 +431,30 @@ TEST(Tuning, OutOfRangeValuesAreProblems) {
   }
 }
 
+// The device levels' fields: a device type other than CPU, GPU, accelerator or other, or a
+// level field that is not a string, is a problem of its entry; written entries keep them.
+TEST(Tuning, DeviceLevelFieldsAreChecked) {
+  for (const char* fields : {"\"device_type\": \"TPU\"", "\"architecture\": 90",
+                             "\"vendor\": [\"NVIDIA\"]", "\"device_type\": \"gpu\""}) {
+    const std::string text = std::string("{\"format\": 1, \"entries\": [{\"device\": \"D\", "
+                             "\"shape_class\": \"small\", \"kernel\": \"tile\", "
+                             "\"options\": {\"TILE\": 8}, ") + fields + "}]}";
+    const auto db = TuningDatabase::parse(text, "test");
+    EXPECT_TRUE(db.entries().empty()) << fields;
+    EXPECT_EQ(db.problems().size(), 1u) << fields;
+  }
+  const std::string good =
+      R"({"format": 1, "entries": [{"device": "D", "shape_class": "small", "kernel": "tile",
+          "options": {"TILE": 8}, "architecture": "sm_90", "vendor": "V", "device_type": "GPU"}]})";
+  const auto db = TuningDatabase::parse(good, "test");
+  ASSERT_EQ(db.entries().size(), 1u);
+  const auto again = TuningDatabase::parse(db.to_json_text(), "again");
+  ASSERT_EQ(again.entries().size(), 1u);
+  EXPECT_EQ(again.entries()[0].architecture, "sm_90");
+  EXPECT_EQ(again.entries()[0].vendor, "V");
+  EXPECT_EQ(again.entries()[0].device_type, "GPU");
+}
+
 // Files written before the per-work-item block was renamed (BATCH_M, BATCH_N, coarsened's
 // BATCH) are read under the new names (ITEM_M, ITEM_N, ITEM) and written back under them.
 TEST_F(TuningFiles, OldParameterNamesAreReadAsTheNewOnes) {
