@@ -11,6 +11,7 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_base(GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
   const int col = get_global_id(0);
   const int row = get_global_id(1);
   if (row >= M || col >= N) return;
@@ -19,5 +20,5 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_base(GEM
   B += b_offset;
   float acc = 0.0f;
   for (int k = 0; k < K; ++k) acc = mad(A_AT(row, k), B_AT(k, col), acc);
-  store_c(C, c_offset + (size_t)row * ldc + col, acc, alpha, beta);
+  store_c(C, c_offset + (size_t)row * ldc + col, row, col, acc, alpha, beta, epilogue);
 }

@@ -18,6 +18,7 @@
 #define WG (TILE / ITEM) // work-group edge in work-items
 
 __kernel __attribute__((reqd_work_group_size(WG, WG, 1))) void gemm_coarsened(GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
   const int tx = get_local_id(0);
   const int ty = get_local_id(1);
   const int col0 = get_group_id(0) * TILE;
@@ -69,7 +70,8 @@ __kernel __attribute__((reqd_work_group_size(WG, WG, 1))) void gemm_coarsened(GE
     if (row >= M) continue;
     for (int j = 0; j < ITEM; ++j) {
       const int col = col0 + tx + j * WG;
-      if (col < N) store_c(C, c_offset + (size_t)row * ldc + col, acc[i][j], alpha, beta);
+      if (col < N) store_c(C, c_offset + (size_t)row * ldc + col, row, col, acc[i][j], alpha, beta,
+                             epilogue);
     }
   }
 }

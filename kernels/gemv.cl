@@ -121,8 +121,8 @@ inline __attribute__((always_inline)) void gemv_block(const int S, const int L, 
                        __global const float *X, const int x_ld, const int x_k_contiguous,
                        const int x_aligned, __global const float *Y, const int y_ld,
                        const int y_k_contiguous, const int y_aligned, const float beta,
-                       __global float *C, const int c_s, const int c_l,
-                       __local float partial[PASS_ROWS][SPLIT][TILE_L]) {
+                       __global float *C, const int c_s, const int c_l, const int s_is_row,
+                       const Epilogue epilogue, __local float partial[PASS_ROWS][SPLIT][TILE_L]) {
   const int tid = get_local_id(0);
   const int s0 = get_group_id(1) * SMALL;
   const int l0 = get_group_id(0) * TILE_L;
@@ -195,7 +195,8 @@ UNROLL_LOOP
         if (p0 + r < SMALL && s < S && col < L) {
           float sum = 0.0f;
           for (int t = 0; t < SPLIT; ++t) sum += partial[r][t][c];
-          store_c(C, (size_t)s * c_s + (size_t)col * c_l, sum, alpha, beta);
+          store_c(C, (size_t)s * c_s + (size_t)col * c_l, s_is_row ? s : col, s_is_row ? col : s,
+                  sum, alpha, beta, epilogue);
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -204,6 +205,7 @@ UNROLL_LOOP
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_gemv(GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
   __local float partial[PASS_ROWS][SPLIT][TILE_L];
   A += a_offset;
   B += b_offset;
@@ -211,10 +213,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_gemv(GEM
   if (M <= N) {
     // Few rows: X = op(A) (M x K), Y = op(B) (K x N), C(s, l) = C[s][l].
     gemv_block(M, N, K, alpha, A, lda, !TRANS_A, A_ALIGNED, B, ldb, TRANS_B, B_ALIGNED, beta, C,
-               ldc, 1, partial);
+               ldc, 1, 1, epilogue, partial);
   } else {
     // Few columns: X = op(B)^T (N x K), Y = op(A)^T (K x M), C(s, l) = C[l][s].
     gemv_block(N, M, K, alpha, B, ldb, TRANS_B, B_ALIGNED, A, lda, !TRANS_A, A_ALIGNED, beta, C,
-               1, ldc, partial);
+               1, ldc, 0, epilogue, partial);
   }
 }

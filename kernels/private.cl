@@ -1,7 +1,8 @@
 // private: like row (one work-item per row of C), with the work-item's row of A staged in a
 // private array so it is read from global memory once instead of N times. K is processed in
 // chunks of PRIVATE_K: for each chunk, the chunk of A is staged, then every column of C gets
-// that chunk's partial dot product. The first chunk applies beta; later chunks add to C.
+// that chunk's partial dot product. The first chunk applies beta; later chunks add to C, and
+// the last applies the epilogue.
 #include "gemm_common.clh"
 
 #ifndef WG
@@ -12,12 +13,18 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void gemm_private(GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
   const int row = get_global_id(0);
   if (row >= M) return;
 
   A += a_offset;
   B += b_offset;
   __global float *c = C + c_offset + (size_t)row * ldc;
+  if (K == 0) {  // a product of alpha = 0: C = beta * C with the epilogue, A and B unread
+    for (int col = 0; col < N; ++col)
+      c[col] = apply_epilogue(epilogue, row, col, blend_c(c, col, 0.0f, alpha, beta));
+    return;
+  }
   float a_chunk[PRIVATE_K];
 
   for (int k0 = 0; k0 < K; k0 += PRIVATE_K) {
@@ -27,10 +34,9 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void gemm_private(GEMM_
     for (int col = 0; col < N; ++col) {
       float acc = 0.0f;
       for (int k = 0; k < chunk; ++k) acc = mad(a_chunk[k], B_AT(k0 + k, col), acc);
-      if (k0 == 0)
-        store_c(c, col, acc, alpha, beta);
-      else
-        c[col] = mad(alpha, acc, c[col]);
+      // The first chunk blends in beta * C, later ones add to it; the last applies the epilogue.
+      const float v = k0 == 0 ? blend_c(c, col, acc, alpha, beta) : mad(alpha, acc, c[col]);
+      c[col] = k0 + chunk >= K ? apply_epilogue(epilogue, row, col, v) : v;
     }
   }
 }

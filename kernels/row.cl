@@ -8,6 +8,7 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void gemm_row(GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
   const int row = get_global_id(0);
   if (row >= M) return;
 
@@ -17,6 +18,6 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void gemm_row(GEMM_PARA
   for (int col = 0; col < N; ++col) {
     float acc = 0.0f;
     for (int k = 0; k < K; ++k) acc = mad(A_AT(row, k), B_AT(k, col), acc);
-    store_c(C, c_row + col, acc, alpha, beta);
+    store_c(C, c_row + col, row, col, acc, alpha, beta, epilogue);
   }
 }

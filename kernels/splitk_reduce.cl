@@ -2,12 +2,15 @@
 // workspace, slab s holding op(A) * op(B) over slice s of K (M x N, row-major, leading
 // dimension ldw, slabs `slab` floats apart). This sums them, slab 0 first and slab S - 1 last,
 // so the result never depends on how the device scheduled the slices, and writes
-// C = alpha * sum + beta * C once; with beta = 0, C is not read.
+// C = act(alpha * sum + beta * C + bias) once (the epilogue of gemm_common.clh); with beta = 0,
+// C is not read.
 //
 // A work-item owns 4 adjacent columns of one row and reads each slab as one float4 (the host
 // keeps ldw, slab and the workspace offset multiples of 4, so the loads are aligned): the
 // work-items along dimension 0 read consecutive 16-byte words. C's leading dimension and offset are the caller's, so C is
 // written element by element, still contiguous across the work-group.
+#include "gemm_common.clh"
+
 #ifndef WG_X
 #define WG_X 16 // work-items along a row (4 columns each), chosen by the host
 #endif
@@ -18,7 +21,7 @@
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void splitk_reduce(
     const int M, const int N, const int S, const float alpha, __global const float *W,
     const ulong w_offset, const int ldw, const ulong slab, const float beta, __global float *C,
-    const ulong c_offset, const int ldc) {
+    const ulong c_offset, const int ldc, EPILOGUE_PARAMETERS) {
   const int col = get_global_id(0) * 4;
   const int row = get_global_id(1);
   if (row >= M || col >= N) return;
@@ -40,7 +43,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void splitk_reduce
     }
   }
 
-  __global float *c = C + c_offset + (size_t)row * ldc + col;
+  const Epilogue epilogue = make_epilogue(bias, bias_offset_arg, clamp_low, clamp_high);
+  const size_t index = c_offset + (size_t)row * ldc + col;
   for (int e = 0; e < valid; ++e)
-    c[e] = beta == 0.0f ? alpha * partial[e] : mad(beta, c[e], alpha * partial[e]);
+    store_c(C, index + e, row, col + e, partial[e], alpha, beta, epilogue);
 }

@@ -166,6 +166,7 @@ inline void split_tf32(float *x, float *low) {
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorcore(
     GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
   const int tid = get_local_id(0);
   const int lane = tid % 32, warp = tid / 32;
   const int warp_row = (warp / WARPS_N) * WARP_M;
@@ -274,6 +275,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
         const int row = row0 + warp_row + i * MMA_M + g + (e >> 1) * 8;
         const int col = col0 + warp_col + j * MMA_N + 2 * t + (e & 1);
         if (row < M && col < N)
-          store_c(C, c_offset + (size_t)row * ldc + col, acc[i][j][e], alpha, beta);
+          store_c(C, c_offset + (size_t)row * ldc + col, row, col, acc[i][j][e], alpha, beta,
+                  epilogue);
       }
 }

@@ -10,6 +10,7 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1))) void gemm_tile(GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
   const int tx = get_local_id(0); // column within the tile
   const int ty = get_local_id(1); // row within the tile
   const int col0 = get_group_id(0) * TILE, col = col0 + tx;
@@ -38,5 +39,6 @@ __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1))) void gemm_tile(GEM
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
-  if (row < M && col < N) store_c(C, c_offset + (size_t)row * ldc + col, acc, alpha, beta);
+  if (row < M && col < N)
+    store_c(C, c_offset + (size_t)row * ldc + col, row, col, acc, alpha, beta, epilogue);
 }

@@ -39,6 +39,7 @@
 
 __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_vectorized(
     GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
   const int tx = get_local_id(0);
   const int ty = get_local_id(1);
   const int tid = ty * WG_N + tx;
@@ -91,7 +92,8 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_vectoriz
     if (row >= M) continue;
     for (int j = 0; j < ITEM_N; ++j) {
       const int col = col0 + tx + j * WG_N;
-      if (col < N) store_c(C, c_offset + (size_t)row * ldc + col, acc[i][j], alpha, beta);
+      if (col < N) store_c(C, c_offset + (size_t)row * ldc + col, row, col, acc[i][j], alpha, beta,
+                             epilogue);
     }
   }
 }

@@ -13,7 +13,8 @@ namespace clgemm {
 detail::CopyChoice Context::State::choose_copies(const detail::KernelSpec& spec,
                                                  const KernelOptions& options,
                                                  const detail::KernelCall& call) {
-  if (!spec.slices_k || !spec.uses_alignment_hints) return {};
+  // A copy is of one matrix: batches read their operands where they are.
+  if (!spec.slices_k || !spec.uses_alignment_hints || call.batched()) return {};
   const long vec = options.at("VEC");
   const auto mode = options.find("ALIGN_COPY");
   detail::CopyChoice choice =
@@ -63,18 +64,21 @@ detail::CallPlan Context::State::plan(const RunSettings& settings, const GemmPro
   const KernelOptions options = resolve_options(plan.run.kernel, selected.limits, plan.run.overrides);
   if (problem.is_empty()) {
     plan.kind = detail::CallKind::Nothing;
-    plan.reason = std::string(problem.m == 0 ? "M" : "N") +
+    plan.reason = std::string(problem.m == 0 ? "M" : problem.n == 0 ? "N" : "batch") +
                   " = 0: nothing to compute (the BLAS quick return)";
     return plan;
   }
   if (!problem.reads_operands()) {
     const std::string why = problem.k == 0 ? "K = 0" : "alpha = 0";
-    if (problem.beta == 1.0f) {
+    if (problem.beta == 1.0f && problem.epilogue.is_identity() && !problem.products.given()) {
       plan.kind = detail::CallKind::Nothing;
       plan.reason = why + " and beta = 1: C stays as it is (the BLAS quick return)";
     } else {
       plan.kind = detail::CallKind::ScaleC;
-      plan.reason = why + ": C = beta * C without reading A or B (BLAS semantics)";
+      plan.reason = why + ": C = " + (problem.epilogue.is_identity() ? "" : "act(") +
+                    "beta * C" + (problem.epilogue.bias != Bias::None ? " + bias" : "") +
+                    (problem.epilogue.is_identity() ? "" : ")") +
+                    " without reading A or B (BLAS semantics)";
     }
     return plan;
   }
@@ -92,6 +96,12 @@ detail::SplitPlan Context::State::plan_split(const detail::KernelSpec& spec,
   if (!spec.slices_k) return out;
   const auto it = options.find("SPLIT_K");
   const long forced = it == options.end() ? 0 : it->second;
+  if (call.batched()) {
+    // The products of a batch fill the device themselves, and share the grid's third dimension.
+    if (forced > 1)
+      out.reason = "SPLIT_K = " + std::to_string(forced) + ": a batch's products are not split";
+    return out;
+  }
   const auto block = spec.block(options);
   const long requested =
       forced > 0 ? forced
@@ -148,8 +158,13 @@ detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
   detail::PreparedCall out;
   out.reason = plan.reason;
   out.column_major = call.column_major;
+  out.batch = call.batch;
+  out.product_table = call.has_table();
+  Epilogue as_asked = call.epilogue;  // the problem's terms
+  if (call.column_major) as_asked.bias = detail::transposed_bias(as_asked.bias);
+  out.epilogue = describe_epilogue(as_asked);
   if (plan.kind == detail::CallKind::ScaleC) {
-    out.main = prepare_helper("scale_c");
+    out.main = prepare_helper("scale_c", detail::epilogue_build_options(call.epilogue));
     out.main.precision = plan.run.precision;
     out.main.precision_path = "no products (C = beta * C)";
     return out;
@@ -190,13 +205,14 @@ detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
     out.partial_ld = (call.n + 3) / 4 * 4;
     out.slab = std::size_t(call.m) * std::size_t(out.partial_ld);
     out.partial_at = reserve(out.slab * std::size_t(split.slices.slices));
-    out.reduce = prepare_helper("splitk_reduce");
+    out.reduce = prepare_helper("splitk_reduce", detail::epilogue_build_options(call.epilogue));
   }
   out.workspace_bytes = floats * sizeof(float);
   return out;
 }
 
-detail::PreparedKernel Context::State::prepare_helper(const std::string& kernel) {
+detail::PreparedKernel Context::State::prepare_helper(const std::string& kernel,
+                                                      const std::string& extra_options) {
   detail::PreparedKernel prepared;
   prepared.name = kernel;
   const auto& source = this->source(kernel + ".cl");
@@ -204,7 +220,7 @@ detail::PreparedKernel Context::State::prepare_helper(const std::string& kernel)
   for (;;) {
     while (side > 1 && side * side > selected.limits.max_work_group_size) side /= 2;
     prepared.options = {{"WG_X", long(side)}, {"WG_Y", long(side)}};
-    prepared.build_options = format_build_options(prepared.options);
+    prepared.build_options = format_build_options(prepared.options) + extra_options;
     prepared.built = programs.get(kernel, kernel, source.text, source.hash,
                                   prepared.build_options, prepared.cached);
     if (side * side <= prepared.built->kernel_work_group_size || side == 1) return prepared;

@@ -1,5 +1,5 @@
 // Enqueueing a prepared call: scale_c alone, or the aligned copies, the GEMM and the split-K
-// reduction in that order, each launch waiting for the one before (in-order and out-of-order
+// reduction (which applies the epilogue) in that order, each launch waiting for the one before (in-order and out-of-order
 // queues alike), the ones that use scratch memory inside the Context's workspace.
 #include "context_state.hpp"
 
@@ -8,20 +8,12 @@ namespace {
 
 using Wait = std::vector<cl::Event>;
 
-// scale_c: C = beta * C over the row-major call's m x n.
+// scale_c: C = act(beta * C + bias) over the row-major call's m x n, for every product.
 cl::Event enqueue_scale_c(const cl::CommandQueue& queue, const detail::PreparedKernel& scale,
                           const detail::KernelCall& call, const Wait& wait) {
-  detail::KernelPool::Lease lease(scale.built->kernels, scale.built->program, "scale_c");
-  cl::Kernel& kernel = lease.kernel();
-  kernel.setArg(0, cl_int(call.m));
-  kernel.setArg(1, cl_int(call.n));
-  kernel.setArg(2, call.beta);
-  kernel.setArg(3, sizeof(cl_mem), &call.c.buffer);
-  kernel.setArg(4, cl_ulong(call.c.offset));
-  kernel.setArg(5, cl_int(call.c.ld));
   const std::size_t x = scale.options.at("WG_X"), y = scale.options.at("WG_Y");
-  return detail::enqueue_kernel(queue, *scale.built, kernel,
-                                {std::size_t(call.n), std::size_t(call.m), 1}, {x, y, 1}, wait);
+  return detail::enqueue_products(queue, *scale.built, "scale_c", call,
+                                  {std::size_t(call.n), std::size_t(call.m)}, {x, y}, 1, wait);
 }
 
 // copy_padded: `shape` of `from` into the workspace at `to` with leading dimension `ld`.
@@ -45,7 +37,7 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const detail::PreparedKern
                                 {x, y, 1}, wait);
 }
 
-// splitk_reduce: C = alpha * (sum of the slabs) + beta * C.
+// splitk_reduce: C = act(alpha * (sum of the slabs) + beta * C + bias).
 cl::Event enqueue_reduce(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
                          const detail::KernelCall& call, const cl::Buffer& workspace,
                          const Wait& wait) {
@@ -65,6 +57,12 @@ cl::Event enqueue_reduce(const cl::CommandQueue& queue, const detail::PreparedCa
   kernel.setArg(arg++, sizeof(cl_mem), &call.c.buffer);
   kernel.setArg(arg++, cl_ulong(call.c.offset));
   kernel.setArg(arg++, cl_int(call.c.ld));
+  const Epilogue& e = call.epilogue;
+  kernel.setArg(arg++, sizeof(cl_mem), &e.bias_buffer);
+  kernel.setArg(arg++, cl_ulong(e.bias_offset));
+  kernel.setArg(arg++, cl_ulong(e.bias_stride));
+  kernel.setArg(arg++, e.clamp_low);
+  kernel.setArg(arg++, e.clamp_high);
   const std::size_t x = reduce.options.at("WG_X"), y = reduce.options.at("WG_Y");
   return detail::enqueue_kernel(queue, *reduce.built, kernel,
                                 {std::size_t(call.n + 3) / 4, std::size_t(call.m), 1}, {x, y, 1},

@@ -44,7 +44,7 @@ RunSettings Context::State::resolve_auto(const RunSettings& settings, const Gemm
                                          std::string& reason) {
   if (settings.kernel != "auto") return settings;
   const auto call = detail::row_major_call(problem);
-  const auto key = std::make_tuple(call.m, call.n, call.k, int(settings.precision));
+  const auto key = std::make_tuple(call.m, call.n, call.k, call.batch, int(settings.precision));
   if (settings.overrides.empty()) {
     std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = choices.find(key); it != choices.end()) {
@@ -175,6 +175,9 @@ GemmRecord describe(const detail::PreparedCall& prepared) {
   record.copied_b = prepared.column_major ? prepared.copy_a : prepared.copy_b;
   record.launches = prepared.launches();
   record.workspace_bytes = prepared.workspace_bytes;
+  record.batch = prepared.batch;
+  record.product_table = prepared.product_table;
+  record.epilogue = prepared.epilogue;
   for (const auto* helper : {&prepared.copy, &prepared.reduce})
     if (helper->built && !helper->cached) record.build_seconds += helper->built->build_seconds;
   return record;

@@ -74,9 +74,15 @@ struct PreparedCall {
   std::size_t partial_at = 0, slab = 0;   // the first partial product, floats between slabs
   std::size_t workspace_bytes = 0;
   std::string reason;  // the plan's reason and what the launches add to it
+  std::int64_t batch = 1;       // products
+  bool product_table = false;   // their offsets and scalars from a table
+  std::string epilogue = "none";  // describe_epilogue()
 
   std::size_t launches() const {
-    return std::size_t(copy_a) + std::size_t(copy_b) + 1 + (slices.slices > 1 ? 1 : 0);
+    const auto product_launches =
+        std::size_t((batch + detail::kProductsPerLaunch - 1) / detail::kProductsPerLaunch);
+    return std::size_t(copy_a) + std::size_t(copy_b) + product_launches +
+           (slices.slices > 1 ? 1 : 0);
   }
 };
 
@@ -90,14 +96,15 @@ struct Context::State {
   std::map<std::string, detail::KernelSource> sources;
   std::vector<cl::CommandQueue> idle_queues;
   std::optional<TuningDatabase> tuning;  // loaded on the first `auto` call
-  // What `auto` resolved to, by the row-major call's (m, n, k) and precision: the choice is a
+  // What `auto` resolved to, by the row-major call's (m, n, k), batch and precision: the choice is a
   // function of those alone once the database is loaded, and weighing every entry costs more
   // than a small launch. Cleared when it reaches kChoiceCacheSize entries.
   struct ResolvedChoice {
     RunSettings settings;
     std::string reason;
   };
-  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, int>, ResolvedChoice> choices;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>, ResolvedChoice>
+      choices;
   static constexpr std::size_t kChoiceCacheSize = 4096;
 
   State(detail::SelectedDevice device, cl::Context opencl_context);
@@ -141,8 +148,10 @@ struct Context::State {
   // operands' base alignments are filled in.
   detail::PreparedCall prepare(const detail::CallPlan& plan, const detail::KernelCall& call);
   // The element-wise helper kernels (scale_c, copy_padded, splitk_reduce): square work-groups
-  // as large as the device and the built kernel allow, up to 16 x 16.
-  detail::PreparedKernel prepare_helper(const std::string& kernel);
+  // as large as the device and the built kernel allow, up to 16 x 16; `extra_options` are
+  // added to the build's (the epilogue's).
+  detail::PreparedKernel prepare_helper(const std::string& kernel,
+                                        const std::string& extra_options = "");
   // Enqueues the prepared launches on `queue` for `call` (buffers filled in): the first waits
   // for `wait`, each later one for the one before, and `event` receives the last one's event.
   void enqueue(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,

@@ -13,6 +13,8 @@ const char* error_code_name(ErrorCode code) {
       return "invalid-argument";
     case ErrorCode::BufferTooSmall:
       return "buffer-too-small";
+    case ErrorCode::OverlappingOutput:
+      return "overlapping-output";
     case ErrorCode::UnknownKernel:
       return "unknown-kernel";
     case ErrorCode::InvalidOption:
@@ -54,6 +56,13 @@ const char* argument_name(Argument argument) {
     case Argument::A: return "A";
     case Argument::B: return "B";
     case Argument::C: return "C";
+    case Argument::Batch: return "batch";
+    case Argument::StrideA: return "stride_a";
+    case Argument::StrideB: return "stride_b";
+    case Argument::StrideC: return "stride_c";
+    case Argument::Products: return "products";
+    case Argument::Bias: return "bias";
+    case Argument::Activation: return "activation";
     case Argument::Queue: return "queue";
     case Argument::OpenCLContext: return "context";
     case Argument::OpenCLDevice: return "device";

@@ -28,6 +28,10 @@ std::size_t buffer_alignment(cl_mem buffer, const DeviceLimits& limits) {
   return std::min(device_alignment, pointer_alignment(host));
 }
 
+Bias transposed_bias(Bias bias) {
+  return bias == Bias::PerRow ? Bias::PerColumn : bias == Bias::PerColumn ? Bias::PerRow : bias;
+}
+
 KernelCall row_major_call(const GemmProblem& p) {
   KernelCall call;
   call.alpha = p.alpha;
@@ -35,14 +39,23 @@ KernelCall row_major_call(const GemmProblem& p) {
   call.c = {nullptr, p.c_offset, p.ldc, false};
   const Operand a{nullptr, p.a_offset, p.lda, is_transposed(p.trans_a)};
   const Operand b{nullptr, p.b_offset, p.ldb, is_transposed(p.trans_b)};
+  call.batch = p.batch;
+  call.stride_c = p.stride_c;
+  call.table = p.products.given();
+  call.products_offset = p.products.offset;
+  call.epilogue = p.epilogue;
+  call.epilogue.bias_data = nullptr;
   if (p.layout == Layout::RowMajor) {
     call.m = p.m, call.n = p.n, call.k = p.k;
     call.a = a, call.b = b;
+    call.stride_a = p.stride_a, call.stride_b = p.stride_b;
   } else {
     // Column-major X is row-major X^T: C^T (n x m) = op(B)^T * op(A)^T.
     call.column_major = true;
     call.m = p.n, call.n = p.m, call.k = p.k;
     call.a = b, call.b = a;
+    call.stride_a = p.stride_b, call.stride_b = p.stride_a;
+    call.epilogue.bias = transposed_bias(p.epilogue.bias);
   }
   return call;
 }
@@ -70,7 +83,14 @@ std::string call_build_options(const KernelSpec& spec, const KernelOptions& opti
   }
   if (spec.description.precisions.size() > 1 || spec.description.precisions[0] != Precision::FP32)
     out += " -D PRECISION=" + std::to_string(int(precision));
+  if (call) out += epilogue_build_options(call->epilogue);
   return out;
+}
+
+std::string epilogue_build_options(const Epilogue& epilogue) {
+  if (epilogue.is_identity()) return "";
+  return " -D BIAS=" + std::to_string(int(epilogue.bias)) +
+         " -D ACTIVATION=" + std::to_string(int(epilogue.activation));
 }
 
 void check_index_range(const KernelSpec& spec, const KernelOptions& options,
@@ -129,12 +149,7 @@ cl::Event enqueue_kernel(const cl::CommandQueue& queue, const BuiltProgram& buil
   return launched;
 }
 
-cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
-                       const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
-                       const std::vector<cl::Event>& wait, const KSlicing& slicing) {
-  // One object per launch at a time: cl_kernel arguments are not safe to set from several threads.
-  KernelPool::Lease lease(built.kernels, built.program, spec.entry_point);
-  cl::Kernel& kernel = lease.kernel();
+int set_gemm_arguments(cl::Kernel& kernel, const KernelCall& call, std::int64_t first_product) {
   int arg = 0;
   kernel.setArg(arg++, cl_int(call.m));
   kernel.setArg(arg++, cl_int(call.n));
@@ -149,17 +164,58 @@ cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
   kernel.setArg(arg++, sizeof(cl_mem), &call.c.buffer);
   kernel.setArg(arg++, cl_ulong(call.c.offset));
   kernel.setArg(arg++, cl_int(call.c.ld));
-  if (spec.slices_k) {
-    kernel.setArg(arg++, cl_int(slicing.k_slice > 0 ? slicing.k_slice : call.k));
-    kernel.setArg(arg++, cl_ulong(slicing.c_slice_stride));
-  } else if (slicing.slices > 1) {
+  kernel.setArg(arg++, cl_uint(first_product));
+  kernel.setArg(arg++, cl_ulong(call.stride_a));
+  kernel.setArg(arg++, cl_ulong(call.stride_b));
+  kernel.setArg(arg++, cl_ulong(call.stride_c));
+  kernel.setArg(arg++, sizeof(cl_mem), &call.products);
+  kernel.setArg(arg++, cl_ulong(call.products_offset));
+  const Epilogue& e = call.epilogue;
+  kernel.setArg(arg++, sizeof(cl_mem), &e.bias_buffer);
+  kernel.setArg(arg++, cl_ulong(e.bias_offset));
+  kernel.setArg(arg++, cl_ulong(e.bias_stride));
+  kernel.setArg(arg++, e.clamp_low);
+  kernel.setArg(arg++, e.clamp_high);
+  return arg;
+}
+
+cl::Event enqueue_products(const cl::CommandQueue& queue, const BuiltProgram& built,
+                           const std::string& entry_point, const KernelCall& call,
+                           std::array<std::size_t, 2> global, std::array<std::size_t, 2> local,
+                           long slices, const std::vector<cl::Event>& wait,
+                           const std::function<void(cl::Kernel&, int)>& set_extra) {
+  // One object per launch at a time: cl_kernel arguments are not safe to set from several threads.
+  KernelPool::Lease lease(built.kernels, built.program, entry_point);
+  cl::Kernel& kernel = lease.kernel();
+  std::vector<cl::Event> before = wait;
+  cl::Event last;
+  for (std::int64_t first = 0; first < call.batch; first += kProductsPerLaunch) {
+    const std::int64_t products = std::min(kProductsPerLaunch, call.batch - first);
+    const int next = set_gemm_arguments(kernel, call, first);
+    if (set_extra) set_extra(kernel, next);
+    last = enqueue_kernel(queue, built, kernel,
+                          {global[0], global[1], std::size_t(products) * std::size_t(slices)},
+                          {local[0], local[1], 1}, before);
+    before = {last};
+  }
+  return last;
+}
+
+cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
+                       const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
+                       const std::vector<cl::Event>& wait, const KSlicing& slicing) {
+  if (!spec.slices_k && slicing.slices > 1)
     throw Error(ErrorCode::InvalidOption,
                 "kernel '" + spec.description.name + "' does not slice K (split-K)");
-  }
   const auto geometry = spec.geometry(options, call.m, call.n);
-  return enqueue_kernel(queue, built, kernel,
-                        {geometry.global[0], geometry.global[1], std::size_t(slicing.slices)},
-                        {geometry.local[0], geometry.local[1], 1}, wait);
+  std::function<void(cl::Kernel&, int)> set_slicing;
+  if (spec.slices_k)
+    set_slicing = [&](cl::Kernel& kernel, int arg) {
+      kernel.setArg(arg++, cl_int(slicing.k_slice > 0 ? slicing.k_slice : std::max<std::int64_t>(call.k, 1)));
+      kernel.setArg(arg++, cl_ulong(slicing.c_slice_stride));
+    };
+  return enqueue_products(queue, built, spec.entry_point, call, geometry.global, geometry.local,
+                          slicing.slices, wait, set_slicing);
 }
 
 }  // namespace clgemm::detail

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,31 @@ struct KernelCall {
   std::int64_t m = 0, n = 0, k = 0;
   float alpha = 1, beta = 0;
   Operand a, b, c;
+  // The batch: `batch` products, strided (elements, the call's A and B: swapped for a
+  // column-major problem) or from a product table in `products` (entries from
+  // products_offset on).
+  std::int64_t batch = 1;
+  std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
+  bool table = false;  // the products come from a table
+  cl_mem products = nullptr;
+  std::size_t products_offset = 0;
+  // The epilogue in the call's terms: a column-major problem's per-row bias is the call's
+  // per-column one. bias_buffer is the vector's cl_mem (bias_data is not used).
+  Epilogue epilogue;
+
+  bool has_table() const { return table; }
+  bool batched() const { return batch > 1 || has_table(); }
 };
 
-// The row-major call computing `problem`; buffers and offsets are filled in by the caller.
+// Products per launch: the third grid dimension holds them, and NVIDIA's devices take at
+// most 65535 work-groups there. Larger batches are enqueued in several launches.
+constexpr std::int64_t kProductsPerLaunch = 65535;
+
+// A per-row bias of C is a per-column bias of C^T, and the other way round.
+Bias transposed_bias(Bias bias);
+
+// The row-major call computing `problem`; buffers (the operands', the table's and the bias's)
+// are filled in by the caller.
 KernelCall row_major_call(const GemmProblem& problem);
 
 // Whether every row of the operand starts VEC-aligned, so a kernel may load it with aligned
@@ -47,7 +70,8 @@ KernelOptions compiled_options(const KernelSpec& spec, const KernelOptions& opti
 
 // The kernel's parameters (host parameters left out) as "-D NAME=value", then "-D TRANS_A=.. -D TRANS_B=.." plus, for kernels that load vectors, whether every row start
 // of A and B is VEC-aligned (A_ALIGNED, B_ALIGNED), and for kernels with precision modes
-// "-D PRECISION=..". Without a call: the general case. The operands' buffers and base
+// "-D PRECISION=..", and the epilogue's "-D BIAS=.. -D ACTIVATION=.." when it has one
+// (epilogue_build_options). Without a call: the general case. The operands' buffers and base
 // alignments must be filled in.
 std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
                                const KernelCall* call, Precision precision);
@@ -72,6 +96,23 @@ struct KSlicing {
   std::int64_t k_slice = 0;
   std::size_t c_slice_stride = 0;
 };
+
+// The epilogue's build options: "" for none, else " -D BIAS=.. -D ACTIVATION=..".
+std::string epilogue_build_options(const Epilogue& epilogue);
+
+// Sets the arguments every GEMM kernel takes (GEMM_PARAMETERS of gemm_common.clh) from the
+// call, for the launch whose first product is `first_product`; returns the next argument's index.
+int set_gemm_arguments(cl::Kernel& kernel, const KernelCall& call, std::int64_t first_product);
+
+// Enqueues `entry_point` of `built` over the call's products: `global` x `local` per product
+// (x, y), the products along the third dimension `slices` apart (set_extra sets arguments
+// after the GEMM's), in launches of at most kProductsPerLaunch products, each waiting for the
+// one before. Returns the last launch's event.
+cl::Event enqueue_products(const cl::CommandQueue& queue, const BuiltProgram& built,
+                           const std::string& entry_point, const KernelCall& call,
+                           std::array<std::size_t, 2> global, std::array<std::size_t, 2> local,
+                           long slices, const std::vector<cl::Event>& wait,
+                           const std::function<void(cl::Kernel&, int)>& set_extra = {});
 
 // Sets the kernel's arguments from the call and enqueues it with the spec's geometry.
 cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,

@@ -18,11 +18,12 @@ namespace {
 
 struct Shape {
   std::int64_t m = 0, n = 0, k = 0;  // the row-major kernel call's
+  std::int64_t batch = 1;            // products of that shape in the call
 };
 
 Shape call_shape(const GemmProblem& problem) {
   const auto call = detail::row_major_call(problem);
-  return {call.m, call.n, call.k};
+  return {call.m, call.n, call.k, std::max<std::int64_t>(1, call.batch)};
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
@@ -32,7 +33,8 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 // The fraction of the device a launch of `kernel` keeps busy on `shape`: the share of its
 // tiles' area inside C, times the share of the compute units its last wave of work-groups
 // occupies (a wave being one work-group per compute unit), with the work-groups of every K
-// slice where the kernel splits K (blocked's SPLIT_K, automatic by default: choose_split).
+// slice where the kernel splits K (blocked's SPLIT_K, automatic by default: choose_split), or
+// of every product of a batch (whose products are not split).
 // Counting several resident groups per unit would call a launch of two groups per unit half
 // idle, which it is not: what each group gets from its unit is in the entry's measured speed.
 double device_fill(const std::string& kernel, const KernelOptions& options, const Shape& shape,
@@ -42,14 +44,14 @@ double device_fill(const std::string& kernel, const KernelOptions& options, cons
   const double tile_fill =
       double(shape.m) * double(shape.n) / (double(rows * block[0]) * double(columns * block[1]));
   long slices = 1;
-  if (detail::find_spec(kernel).slices_k) {
+  if (detail::find_spec(kernel).slices_k && shape.batch == 1) {
     const auto split = options.find("SPLIT_K");
     slices = split != options.end() && split->second > 0
                  ? split->second
                  : detail::choose_split(shape.m, shape.n, shape.k, block, device.compute_units);
   }
   const double units = double(std::max<std::size_t>(1, device.compute_units));
-  const double groups = double(rows) * double(columns) * double(slices);
+  const double groups = double(rows) * double(columns) * double(slices) * double(shape.batch);
   const double waves = std::ceil(groups / units);
   return tile_fill * groups / (waves * units);
 }

@@ -1,11 +1,13 @@
-// GemmProblem helpers: the storage each matrix occupies in its layout and transpose, and the
-// validation of sizes, leading dimensions, layout and transpose values.
+// GemmProblem helpers: the storage each matrix occupies in its layout and transpose (one
+// product and a whole batch), and the validation of sizes, leading dimensions, layout and
+// transpose values (the batch and the epilogue: batch_validation.cpp).
 #include <algorithm>
 #include <climits>
 #include <string>
 
 #include "clgemm/errors.hpp"
 #include "clgemm/gemm.hpp"
+#include "batch_validation.hpp"
 
 namespace clgemm {
 namespace {
@@ -23,17 +25,49 @@ Storage storage(Layout layout, Transpose trans, std::int64_t rows, std::int64_t 
                                     : Storage{stored_cols, stored_rows};
 }
 
-// offset + (lines - 1) * ld + length (offset alone for an empty matrix), or SIZE_MAX when
-// that many floats would not fit a 64-bit byte count: every later `elements * sizeof(float)`
-// of a validated problem is then exact.
-std::size_t elements(std::size_t offset, Storage s, std::int64_t ld) {
-  if (s.lines <= 0 || s.length <= 0) return offset <= SIZE_MAX / sizeof(float) ? offset : SIZE_MAX;
+// (lines - 1) * ld + length (0 for an empty matrix), or SIZE_MAX when that many floats would
+// not fit a 64-bit byte count.
+std::size_t extent(Storage s, std::int64_t ld) {
+  if (s.lines <= 0 || s.length <= 0) return 0;
   std::size_t span, total;
   if (__builtin_mul_overflow(std::size_t(s.lines - 1), std::size_t(ld), &span) ||
       __builtin_add_overflow(span, std::size_t(s.length), &total) ||
-      __builtin_add_overflow(total, offset, &total) || total > SIZE_MAX / sizeof(float))
+      total > SIZE_MAX / sizeof(float))
     return SIZE_MAX;
   return total;
+}
+
+// offset + extent, or SIZE_MAX when that would not fit a 64-bit byte count: every later
+// `elements * sizeof(float)` of a validated problem is then exact.
+std::size_t end_of(std::size_t offset, std::size_t extent) {
+  std::size_t total;
+  if (extent == SIZE_MAX || __builtin_add_overflow(offset, extent, &total) ||
+      total > SIZE_MAX / sizeof(float))
+    return SIZE_MAX;
+  return total;
+}
+
+// The offset of the last product of a strided batch: offset + (batch - 1) * stride.
+std::size_t last_offset(std::size_t offset, std::int64_t batch, std::int64_t stride) {
+  std::size_t step, total;
+  if (batch <= 1) return offset;
+  if (stride < 0 || __builtin_mul_overflow(std::size_t(batch - 1), std::size_t(stride), &step) ||
+      __builtin_add_overflow(offset, step, &total))
+    return SIZE_MAX;
+  return total;
+}
+
+// Elements an operand's array must hold: the farthest product's offset plus the extent.
+std::size_t batch_end(const GemmProblem& p, std::size_t offset, std::int64_t stride,
+                      std::size_t extent, cl_ulong BatchProduct::*entry_offset) {
+  if (p.products.host && p.batch > 0) {
+    std::size_t end = 0;
+    for (std::int64_t i = 0; i < p.batch; ++i)
+      end = std::max(end, end_of(std::size_t(p.products.host[i].*entry_offset), extent));
+    return end;
+  }
+  const std::size_t last = last_offset(offset, p.batch, stride);
+  return last == SIZE_MAX ? SIZE_MAX : end_of(last, extent);
 }
 
 }  // namespace
@@ -59,27 +93,42 @@ std::int64_t GemmProblem::min_ldc() const {
 }
 
 bool GemmProblem::is_empty() const {
-  return m == 0 || n == 0;
+  return m == 0 || n == 0 || batch == 0;
 }
 
+// With a product table each product has its own alpha, so A and B are read unless K is 0 (the
+// kernels skip the products of entries whose alpha is 0).
 bool GemmProblem::reads_operands() const {
-  return m > 0 && n > 0 && k > 0 && alpha != 0.0f;
+  return !is_empty() && k > 0 && (products.given() || alpha != 0.0f);
+}
+
+std::size_t GemmProblem::a_extent() const { return extent(storage(layout, trans_a, m, k), lda); }
+std::size_t GemmProblem::b_extent() const { return extent(storage(layout, trans_b, k, n), ldb); }
+std::size_t GemmProblem::c_extent() const {
+  return extent(storage(layout, Transpose::NoTrans, m, n), ldc);
 }
 
 std::size_t GemmProblem::a_elements() const {
-  return elements(a_offset, storage(layout, trans_a, m, k), lda);
+  return batch_end(*this, a_offset, stride_a, a_extent(), &BatchProduct::a_offset);
 }
 std::size_t GemmProblem::b_elements() const {
-  return elements(b_offset, storage(layout, trans_b, k, n), ldb);
+  return batch_end(*this, b_offset, stride_b, b_extent(), &BatchProduct::b_offset);
 }
 std::size_t GemmProblem::c_elements() const {
-  return elements(c_offset, storage(layout, Transpose::NoTrans, m, n), ldc);
+  return batch_end(*this, c_offset, stride_c, c_extent(), &BatchProduct::c_offset);
 }
 
-std::size_t GemmProblem::c_index(std::int64_t i, std::int64_t j) const {
-  return c_offset + (layout == Layout::RowMajor
-                         ? std::size_t(i) * std::size_t(ldc) + std::size_t(j)
-                         : std::size_t(j) * std::size_t(ldc) + std::size_t(i));
+std::size_t GemmProblem::bias_elements() const {
+  if (epilogue.bias == Bias::None) return 0;
+  const std::int64_t length = epilogue.bias == Bias::PerRow ? m : n;
+  const std::size_t last = last_offset(epilogue.bias_offset, batch, epilogue.bias_stride);
+  return last == SIZE_MAX ? SIZE_MAX : end_of(last, std::size_t(std::max<std::int64_t>(length, 0)));
+}
+
+std::size_t GemmProblem::c_index(std::int64_t i, std::int64_t j, std::int64_t p) const {
+  return c_offset + std::size_t(p) * std::size_t(stride_c) +
+         (layout == Layout::RowMajor ? std::size_t(i) * std::size_t(ldc) + std::size_t(j)
+                                     : std::size_t(j) * std::size_t(ldc) + std::size_t(i));
 }
 
 void validate_problem(const GemmProblem& p) {
@@ -140,6 +189,8 @@ void validate_problem(const GemmProblem& p) {
                       " exceeds the largest supported leading dimension " + std::to_string(limit),
                   ld.which);
   }
+  detail::validate_batch(p);
+  detail::validate_epilogue(p);
   for (auto [which, count] : {std::pair{Argument::A, p.a_elements()},
                               {Argument::B, p.b_elements()}, {Argument::C, p.c_elements()}})
     if (count == SIZE_MAX)

@@ -1,5 +1,6 @@
 // The double-accumulated host reference and the element-wise check of a device result.
 #include "clgemm/reference.hpp"
+#include "clgemm/errors.hpp"
 #include "error_boundary.hpp"
 
 #include <algorithm>
@@ -19,7 +20,8 @@ struct Checker {
   const GemmProblem& p;
   const float *a, *b, *c_before, *c_after;
   double gamma;
-  Verification result;
+  Verification& result;
+  std::string where;  // "product p: " in a batch
 
   // The products summed: none when alpha = 0, so A and B are not even read.
   std::int64_t depth() const { return p.alpha != 0.0f ? p.k : 0; }
@@ -43,17 +45,30 @@ struct Checker {
   void check(std::int64_t i, std::int64_t j, double dot, double magnitude) {
     const std::size_t index = p.c_index(i, j);
     // BLAS: with alpha = 0, A and B are not read, so NaN or Inf there do not reach C.
-    double expected = p.alpha != 0.0f ? double(p.alpha) * dot : 0.0;
+    double v = p.alpha != 0.0f ? double(p.alpha) * dot : 0.0;
     double scale = p.alpha != 0.0f ? std::fabs(double(p.alpha)) * magnitude : 0.0;
     if (p.beta != 0.0f) {
-      expected += double(p.beta) * double(c_before[index]);
+      v += double(p.beta) * double(c_before[index]);
       scale += std::fabs(double(p.beta) * double(c_before[index]));
     }
+    const Epilogue& e = p.epilogue;
+    if (e.bias != Bias::None) {
+      const double bias = e.bias_data[e.bias_offset + std::size_t(e.bias == Bias::PerRow ? i : j)];
+      v += bias;
+      scale += std::fabs(bias);
+    }
+    const double expected = apply_activation(e, v);
     const double got = c_after[index];
-    const double tolerance = gamma * scale + double(FLT_MIN);
+    // The activations change an error by at most 1.13 times (GELU's steepest slope), and
+    // GELU's own evaluation (exp, a division) adds a few roundings of its result.
+    const bool activated = e.activation != Activation::None;
+    const double tolerance = (activated ? 1.13 : 1.0) * (gamma * scale + double(FLT_MIN)) +
+                             (activated ? 8.0 * FLT_EPSILON * std::fabs(expected) : 0.0);
     bool ok;
     double ratio = 0;
-    if (!std::isfinite(expected)) {
+    if (!std::isfinite(v) || !std::isfinite(expected)) {
+      // Infinite or NaN before the activation: the activation's exact answer (GELU(-inf) = -0,
+      // a clamped infinity, NaN kept) is expected.
       ok = (std::isnan(expected) && std::isnan(got)) || got == expected;
     } else {
       ratio = std::fabs(got - expected) / tolerance;
@@ -65,8 +80,8 @@ struct Checker {
     if (result.failures++ == 0) {
       std::ostringstream text;
       text.precision(9);
-      text << "C[" << i << "][" << j << "] = " << got << ", expected " << expected << " (tolerance "
-           << tolerance << ")";
+      text << where << "C[" << i << "][" << j << "] = " << got << ", expected " << expected
+           << " (tolerance " << tolerance << ")";
       result.first_failure = text.str();
     }
   }
@@ -98,23 +113,36 @@ struct Checker {
     }
   }
 
-  // Everything in C's array that is not one of its m x n elements (before the offset, and
-  // between lines when ldc is larger than a line) belongs to the caller: it must be untouched.
-  void check_untouched() {
+  // Marks the elements of C's array that this product writes: its m x n elements.
+  void mark_written(std::vector<char>& written) const {
     const bool row_major = p.layout == Layout::RowMajor;
     const std::size_t lines = std::size_t(row_major ? p.m : p.n);
     const std::size_t length = std::size_t(row_major ? p.n : p.m);
-    auto compare = [&](std::size_t start, std::size_t count, const std::string& where) {
-      if (count && std::memcmp(c_before + start, c_after + start, count * sizeof(float)) != 0 &&
-          result.failures++ == 0)
-        result.first_failure = where + " of C was modified";
-    };
-    compare(0, p.c_offset, "the part before the offset");
-    for (std::size_t line = 0; line + 1 < lines; ++line)
-      compare(p.c_offset + line * std::size_t(p.ldc) + length, std::size_t(p.ldc) - length,
-              "the padding after line " + std::to_string(line));
+    for (std::size_t line = 0; line < lines; ++line)
+      std::fill_n(written.begin() + std::ptrdiff_t(p.c_offset + line * std::size_t(p.ldc)),
+                  length, char(1));
   }
 };
+
+// One product of a batch as a problem of its own: its offsets, scalars and bias vector.
+GemmProblem product_problem(const GemmProblem& batch, std::int64_t index) {
+  GemmProblem one = batch;
+  one.batch = 1;
+  one.stride_a = one.stride_b = one.stride_c = 0;
+  one.products = {};
+  if (batch.products.host) {
+    const BatchProduct& e = batch.products.host[index];
+    one.a_offset = e.a_offset, one.b_offset = e.b_offset, one.c_offset = e.c_offset;
+    one.alpha = e.alpha, one.beta = e.beta;
+  } else {
+    one.a_offset += std::size_t(index) * std::size_t(batch.stride_a);
+    one.b_offset += std::size_t(index) * std::size_t(batch.stride_b);
+    one.c_offset += std::size_t(index) * std::size_t(batch.stride_c);
+  }
+  one.epilogue.bias_offset += std::size_t(index) * std::size_t(batch.epilogue.bias_stride);
+  one.epilogue.bias_stride = 0;
+  return one;
+}
 
 // Evenly spread indices in [0, extent), always including the first and the last.
 std::vector<std::int64_t> spread(std::int64_t extent, std::size_t count) {
@@ -161,20 +189,45 @@ double gemm_error_bound(std::int64_t k, Precision precision) {
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
                          const float* c_before, const float* c_after, double full_check_limit,
                          std::size_t sample_lines, Precision precision) try {
-  const double k = double(problem.k);
-  Checker checker{problem, a, b, c_before, c_after, gemm_error_bound(problem.k, precision), {}};
-  if (double(problem.m) * double(problem.n) * k <= full_check_limit) {
-    for (std::int64_t i = 0; i < problem.m; ++i) checker.check_row(i);
-  } else {
-    checker.result.sampled = true;
-    for (std::int64_t i : spread(problem.m, std::max<std::size_t>(sample_lines, 2)))
-      checker.check_row(i);
-    for (std::int64_t j : spread(problem.n, std::max<std::size_t>(sample_lines, 2)))
-      checker.check_column(j);
+  Verification result;
+  if (problem.batch > 1 && problem.products.buffer && !problem.products.host)
+    throw Error(ErrorCode::InvalidArgument,
+                "verify_gemm needs the product table on the host (products.host)",
+                Argument::Products);
+  const double work = double(problem.batch) * double(problem.m) * double(problem.n) * double(problem.k);
+  const bool full = work <= full_check_limit;
+  result.sampled = !full;
+  // A sampled check looks at a spread of products (the first and last among them) and, in
+  // each, a spread of rows and columns.
+  const std::size_t lines = std::max<std::size_t>(sample_lines, 2);
+  const std::vector<std::int64_t> products =
+      full ? spread(problem.batch, std::size_t(problem.batch)) : spread(problem.batch, 8);
+  std::vector<char> written(problem.c_elements(), 0);
+  for (std::int64_t index = 0; index < problem.batch; ++index) {
+    const GemmProblem one = product_problem(problem, index);
+    Checker checker{one, a, b, c_before, c_after, gemm_error_bound(one.k, precision), result,
+                    problem.batch > 1 ? "product " + std::to_string(index) + ": " : ""};
+    checker.mark_written(written);
+    if (!std::binary_search(products.begin(), products.end(), index)) continue;
+    if (double(one.m) * double(one.n) * double(one.k) * double(products.size()) <=
+        full_check_limit) {
+      for (std::int64_t i = 0; i < one.m; ++i) checker.check_row(i);
+    } else {
+      result.sampled = true;
+      for (std::int64_t i : spread(one.m, lines)) checker.check_row(i);
+      for (std::int64_t j : spread(one.n, lines)) checker.check_column(j);
+    }
   }
-  checker.check_untouched();
-  checker.result.passed = checker.result.failures == 0;
-  return checker.result;
+  // Everything in C's array that no product writes (before the offsets, the ldc padding,
+  // between products) belongs to the caller: it must be untouched.
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    if (written[i] || std::memcmp(c_before + i, c_after + i, sizeof(float)) == 0) continue;
+    if (result.failures++ == 0)
+      result.first_failure = "element " + std::to_string(i) +
+                             " of C's array, which no product writes, was modified";
+  }
+  result.passed = result.failures == 0;
+  return result;
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

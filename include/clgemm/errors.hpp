@@ -13,6 +13,7 @@ enum class ErrorCode {
   InvalidLeadingDimension,  // lda, ldb or ldc is smaller than the matrix it describes
   InvalidArgument,          // any other bad argument (null pointer, bad layout, ...)
   BufferTooSmall,           // a buffer or array holds fewer elements than the problem reads
+  OverlappingOutput,        // the products of a batch would write the same elements of C
   UnknownKernel,            // no kernel of that name
   InvalidOption,            // unknown kernel parameter, or a combination breaking a constraint
   NoPlatform,               // no OpenCL platform or no device matches the request
@@ -37,6 +38,11 @@ enum class Argument {
   Lda, Ldb, Ldc,            // the leading dimensions
   Layout, TransA, TransB,   // the storage order and transposes
   A, B, C,                  // the matrices: a host array, or a cl_mem on the buffer path
+  Batch,                    // the batch count
+  StrideA, StrideB, StrideC,  // the strides between a batch's products
+  Products,                 // a batch's product table
+  Bias,                     // the epilogue's bias: its kind, vector, offset or stride
+  Activation,               // the epilogue's activation and its clamp bounds
   Queue,                    // the caller's command queue
   OpenCLContext, OpenCLDevice,
   Kernel,                   // the kernel name or its parameter text

@@ -18,6 +18,7 @@
 #include <CL/cl.h>
 
 #include "clgemm/device.hpp"
+#include "clgemm/epilogue.hpp"
 #include "clgemm/kernels.hpp"
 #include "clgemm/precision.hpp"
 
@@ -33,12 +34,43 @@ inline bool is_transposed(Transpose t) {
   return t == Transpose::Trans || t == Transpose::ConjTrans;
 }
 
+// One product of a batch with its own offsets and scalars (CLBlast's GemmBatched): the
+// layout of each entry of a product table, on the host or in a cl_mem (32 bytes, the same in
+// OpenCL C).
+struct BatchProduct {
+  cl_ulong a_offset = 0, b_offset = 0, c_offset = 0;  // elements from each buffer's start
+  cl_float alpha = 1.0f, beta = 0.0f;
+};
+static_assert(sizeof(BatchProduct) == 32, "BatchProduct must match the kernels' layout");
+
+// Where a batch's product table is: `batch` entries from a host array, or from a cl_mem of
+// the context starting `offset` entries in (the other stays null). A table in a cl_mem is
+// read back once per call, so its entries can be validated before anything is launched.
+struct ProductTable {
+  const BatchProduct* host = nullptr;
+  cl_mem buffer = nullptr;
+  std::size_t offset = 0;  // entries
+  bool given() const { return host || buffer; }
+};
+
 // C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C, the BLAS SGEMM. Each matrix is
 // stored in `layout` with its leading dimension (elements between the starts of consecutive
 // rows in row-major, columns in column-major) and an offset in elements from the start of its
 // array or buffer. Sizes are signed so that negative values can be reported. As in BLAS, M
 // or N = 0 is a call that does nothing, K = 0 or alpha = 0 sets C = beta * C without reading
 // A or B, and beta = 0 never reads C.
+//
+// Batched: `batch` products of the same shape and layout in one call. Strided (cuBLAS and
+// CLBlast's GemmStridedBatched): product p reads A at a_offset + p * stride_a, B at
+// b_offset + p * stride_b and C at c_offset + p * stride_c (elements), with one alpha and
+// beta. A stride of 0 broadcasts A or B; A and B may overlap between products (they are only
+// read), but C's products must not: stride_c is at least the extent of one C, unless batch
+// is 1. With a product table (`products`), each product's offsets, alpha and beta come from
+// its entry instead: the problem's offsets and strides must then be 0, its alpha and beta are
+// not used, and the C ranges the entries name must not overlap.
+//
+// The epilogue (clgemm/epilogue.hpp) applies to every call: C = act(alpha * op(A) * op(B) +
+// beta * C + bias), with the same BLAS semantics for A, B and C.
 struct GemmProblem {
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::NoTrans;
@@ -48,11 +80,15 @@ struct GemmProblem {
   float beta = 0.0f;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
   std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
+  std::int64_t batch = 1;
+  std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
+  ProductTable products;
+  Epilogue epilogue;
 
   // A row-major problem without transposes, offsets or padding: lda = k, ldb = n, ldc = n.
   static GemmProblem packed(std::int64_t m, std::int64_t n, std::int64_t k, float alpha = 1.0f,
                             float beta = 0.0f);
-  double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+  double flops() const { return 2.0 * double(batch) * double(m) * double(n) * double(k); }
   // The smallest leading dimension each matrix may have in this layout and transpose.
   std::int64_t min_lda() const;
   std::int64_t min_ldb() const;
@@ -61,18 +97,30 @@ struct GemmProblem {
   bool is_empty() const;
   // Whether A and B are read: not when the problem is empty, K is 0 or alpha is 0.
   bool reads_operands() const;
-  // Elements each array or buffer must hold: offset + (lines - 1) * ld + line length, or the
-  // offset alone for an empty matrix.
+  // Elements one product's matrix spans: (lines - 1) * ld + line length (0 when empty).
+  std::size_t a_extent() const;
+  std::size_t b_extent() const;
+  std::size_t c_extent() const;
+  // Elements each array or buffer must hold: the last product's offset plus its extent, or
+  // the offset alone for an empty matrix. With a host product table, the largest entry's;
+  // with a table in a cl_mem, only the problem's own offsets are known (the call checks the
+  // entries).
   std::size_t a_elements() const;
   std::size_t b_elements() const;
   std::size_t c_elements() const;
-  // Index of element (i, j) of C in its array, offset included.
-  std::size_t c_index(std::int64_t i, std::int64_t j) const;
+  // Elements the bias vector must hold (0 without a bias).
+  std::size_t bias_elements() const;
+  // Index of element (i, j) of C of product p in its array, offset included (strided form).
+  std::size_t c_index(std::int64_t i, std::int64_t j, std::int64_t p = 0) const;
 };
 
 // Throws Error(InvalidSize / InvalidLeadingDimension / InvalidArgument) naming the argument
-// and the limit.
+// and the limit: sizes, leading dimensions, the batch count, strides (C's products must not
+// overlap), a host product table's entries and the epilogue.
 void validate_problem(const GemmProblem& problem);
+// Checks the entries of a product table (as validate_problem does for a host table): offsets
+// whose extents fit 64 bits, and C ranges that do not overlap.
+void validate_products(const GemmProblem& problem, const BatchProduct* entries);
 
 // Throws Error(AllocationTooLarge) naming the matrix, its bytes and the device limit when the
 // host-array path could not hold the problem on `device`: a matrix above
@@ -124,6 +172,9 @@ struct GemmRecord {
   bool copied_a = false, copied_b = false;
   std::size_t launches = 0;         // kernels enqueued (0 for "none")
   std::size_t workspace_bytes = 0;  // of the Context's workspace the launches used
+  std::int64_t batch = 1;           // products computed
+  bool product_table = false;       // their offsets and scalars came from a product table
+  std::string epilogue = "none";    // e.g. "per-column bias, gelu", applied in the store
 };
 
 // A Context may be used from several threads at once: programs are built once (concurrent

@@ -33,7 +33,11 @@ std::vector<float> random_matrix(std::size_t elements, unsigned seed);
 // would take more than `full_check_limit` multiply-adds, `sample_lines` evenly spread rows and
 // as many columns are checked instead. Every element of C's array outside the m x n result
 // (before c_offset, the ldc padding) must be unchanged. Layout, transposes and offsets are
-// those of `problem`; the arrays start at index 0.
+// those of `problem`; the arrays start at index 0. Batches are checked product by product
+// (a host product table in problem.products.host, strides otherwise) and the epilogue with
+// its bias from problem.epilogue.bias_data: act(v + bias) within the tolerance of v times
+// the activation's steepest slope, exactly when v is infinite or NaN. A sampled check looks
+// at 8 spread products. Every element no product writes must be unchanged.
 Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
                          const float* c_before, const float* c_after, double full_check_limit = 2e9,
                          std::size_t sample_lines = 64, Precision precision = Precision::FP32);
