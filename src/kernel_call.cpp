@@ -36,25 +36,23 @@ KernelCall row_major_call(const GemmProblem& p) {
   KernelCall call;
   call.alpha = p.alpha;
   call.beta = p.beta;
-  call.c = {nullptr, p.c_offset, p.ldc, false};
-  const Operand a{nullptr, p.a_offset, p.lda, is_transposed(p.trans_a)};
-  const Operand b{nullptr, p.b_offset, p.ldb, is_transposed(p.trans_b)};
+  const bool table = p.products.given();
+  call.c = {nullptr, p.c_offset, p.ldc, false, 0, p.stride_c, table};
+  const Operand a{nullptr, p.a_offset, p.lda, is_transposed(p.trans_a), 0, p.stride_a, table};
+  const Operand b{nullptr, p.b_offset, p.ldb, is_transposed(p.trans_b), 0, p.stride_b, table};
   call.batch = p.batch;
-  call.stride_c = p.stride_c;
-  call.table = p.products.given();
+  call.table = table;
   call.products_offset = p.products.offset;
   call.epilogue = p.epilogue;
   call.epilogue.bias_data = nullptr;
   if (p.layout == Layout::RowMajor) {
     call.m = p.m, call.n = p.n, call.k = p.k;
     call.a = a, call.b = b;
-    call.stride_a = p.stride_a, call.stride_b = p.stride_b;
   } else {
     // Column-major X is row-major X^T: C^T (n x m) = op(B)^T * op(A)^T.
     call.column_major = true;
     call.m = p.n, call.n = p.m, call.k = p.k;
     call.a = b, call.b = a;
-    call.stride_a = p.stride_b, call.stride_b = p.stride_a;
     call.epilogue.bias = transposed_bias(p.epilogue.bias);
   }
   return call;
@@ -62,7 +60,7 @@ KernelCall row_major_call(const GemmProblem& p) {
 
 bool operand_aligned(const Operand& x, long vec) {
   return x.base_alignment >= std::size_t(vec) * sizeof(float) && x.ld % vec == 0 &&
-         x.offset % std::size_t(vec) == 0;
+         x.offset % std::size_t(vec) == 0 && x.stride % vec == 0 && !x.table_offsets;
 }
 
 KernelOptions compiled_options(const KernelSpec& spec, const KernelOptions& options) {
@@ -165,9 +163,9 @@ int set_gemm_arguments(cl::Kernel& kernel, const KernelCall& call, std::int64_t 
   kernel.setArg(arg++, cl_ulong(call.c.offset));
   kernel.setArg(arg++, cl_int(call.c.ld));
   kernel.setArg(arg++, cl_uint(first_product));
-  kernel.setArg(arg++, cl_ulong(call.stride_a));
-  kernel.setArg(arg++, cl_ulong(call.stride_b));
-  kernel.setArg(arg++, cl_ulong(call.stride_c));
+  kernel.setArg(arg++, cl_ulong(call.a.stride));
+  kernel.setArg(arg++, cl_ulong(call.b.stride));
+  kernel.setArg(arg++, cl_ulong(call.c.stride));
   kernel.setArg(arg++, sizeof(cl_mem), &call.products);
   kernel.setArg(arg++, cl_ulong(call.products_offset));
   const Epilogue& e = call.epilogue;

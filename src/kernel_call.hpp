@@ -22,6 +22,9 @@ struct Operand {
   std::int64_t ld = 0;
   bool transposed = false;
   std::size_t base_alignment = 0;  // bytes the buffer's first element is known aligned to
+  // A batch's products: `stride` elements apart, or at offsets from a product table.
+  std::int64_t stride = 0;
+  bool table_offsets = false;
 };
 
 // The alignment of a buffer's first element: the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN for
@@ -34,11 +37,9 @@ struct KernelCall {
   std::int64_t m = 0, n = 0, k = 0;
   float alpha = 1, beta = 0;
   Operand a, b, c;
-  // The batch: `batch` products, strided (elements, the call's A and B: swapped for a
-  // column-major problem) or from a product table in `products` (entries from
-  // products_offset on).
+  // The batch: `batch` products, strided (each operand's stride) or from a product table in
+  // `products` (entries from products_offset on).
   std::int64_t batch = 1;
-  std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
   bool table = false;  // the products come from a table
   cl_mem products = nullptr;
   std::size_t products_offset = 0;
@@ -62,7 +63,8 @@ Bias transposed_bias(Bias bias);
 KernelCall row_major_call(const GemmProblem& problem);
 
 // Whether every row of the operand starts VEC-aligned, so a kernel may load it with aligned
-// vector loads: the buffer's base, the offset and the leading dimension all allow it.
+// vector loads: the buffer's base, the offset, the leading dimension and the stride between
+// a batch's products all allow it (offsets from a product table are not assumed aligned).
 bool operand_aligned(const Operand& x, long vec);
 
 // The parameters compiled into the kernel: `options` without the spec's host parameters.

@@ -15,15 +15,14 @@ endif()
 add_executable(clgemm-oclgrind-tests oclgrind_test.cpp)
 target_link_libraries(clgemm-oclgrind-tests PRIVATE clgemm::clgemm GTest::gtest_main)
 
-# Registers oclgrind.<set>_options: every kernel with one option set (a test of the program)
+# Registers oclgrind.<name>: every kernel through one test of the program (UnderOclgrind.<test>)
 # under oclgrind with `checks`. oclgrind writes its reports to the log, which the program reads
 # after each GEMM; a fatal simulator error goes to stderr instead.
-function(clgemm_add_oclgrind_test set checks)
-  string(TOLOWER ${set} name)
-  add_test(NAME oclgrind.${name}_options
+function(clgemm_add_oclgrind_test name test checks)
+  add_test(NAME oclgrind.${name}
     COMMAND ${OCLGRIND_EXECUTABLE} ${checks} --log ${CMAKE_CURRENT_BINARY_DIR}/oclgrind-${name}.log
-            $<TARGET_FILE:clgemm-oclgrind-tests> --gtest_filter=*.${set}Options/*)
-  set_tests_properties(oclgrind.${name}_options PROPERTIES
+            $<TARGET_FILE:clgemm-oclgrind-tests> --gtest_filter=*.${test}/*)
+  set_tests_properties(oclgrind.${name} PROPERTIES
     LABELS oclgrind
     TIMEOUT 600
     # Under oclgrind its platform is the only one; the program checks it got it. Programs are
@@ -36,6 +35,8 @@ endfunction()
 # them, with data-race and API checks. The smaller options add the uninitialised-value check,
 # which needs unoptimised kernels (oclgrind 21.10's checker stops with "Unsupported
 # instruction: freeze" on optimised vectorized.cl) and costs about four times as much.
-clgemm_add_oclgrind_test(Derived "--data-races;--check-api")
-clgemm_add_oclgrind_test(Smaller
+clgemm_add_oclgrind_test(derived_options DerivedOptions "--data-races;--check-api")
+clgemm_add_oclgrind_test(smaller_options SmallerOptions
   "--data-races;--check-api;--uninitialized;--build-options;-cl-opt-disable")
+# The batched and epilogue variants, with the derived options.
+clgemm_add_oclgrind_test(batched_epilogue BatchedWithEpilogue "--data-races;--check-api")

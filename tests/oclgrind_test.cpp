@@ -6,7 +6,8 @@
 // host derives for the simulated device, and with a smaller set found by halving parameters, on
 // shapes that are not tile multiples, with padded leading dimensions and beta != 0; with the
 // derived options also alpha = 0 and K = 0, which run scale_c instead; blocked also with
-// split-K and aligned copies (copy_padded, splitk_reduce).
+// split-K and aligned copies (copy_padded, splitk_reduce); and each kernel's batched and
+// epilogue variants (strided, from a product table, through split-K's reduction).
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -218,6 +219,90 @@ TEST_P(UnderOclgrind, SmallerOptions) {
       << "no parameter of '" << kernel << "' can be halved into a valid set";
   run_clean(options);
   run_multi_launch(options);
+}
+
+// The kernel's batched and epilogue variants: a strided batch with gaps between products and
+// a bias per product (per column, GELU), a product table with an alpha = 0 entry (per row,
+// clamp), and for blocked split-K whose reduction applies the epilogue (per row, ReLU). Every
+// element of A, B and C's arrays that no product reads is NaN, so reading one shows in C.
+TEST_P(UnderOclgrind, BatchedWithEpilogue) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto& run = GetParam();
+  GemmProblem strided = problem(kShapes[0], Transpose::NoTrans);
+  strided.batch = 3;
+  strided.stride_a = std::int64_t(strided.a_extent()) + 5;
+  strided.stride_b = std::int64_t(strided.b_extent()) + 3;
+  strided.stride_c = std::int64_t(strided.c_extent()) + 2;
+  strided.epilogue.bias = Bias::PerColumn;
+  strided.epilogue.bias_stride = strided.n + 1;
+  strided.epilogue.activation = Activation::GELU;
+
+  GemmProblem table = problem(kShapes[1], Transpose::Trans);
+  table.a_offset = table.b_offset = table.c_offset = 0;
+  table.batch = 2;
+  std::vector<BatchProduct> entries = {
+      {table.a_extent() + 8, 16, table.c_extent() + 1, 0.0f, 0.5f},
+      {0, table.b_extent() + 24, 0, -1.25f, 0.0f}};
+  table.products.host = entries.data();
+  table.epilogue.bias = Bias::PerRow;
+  table.epilogue.activation = Activation::Clamp;
+  table.epilogue.clamp_low = -0.25f, table.epilogue.clamp_high = 0.5f;
+
+  GemmProblem split = problem(kShapes[1], Transpose::NoTrans);
+  split.epilogue.bias = Bias::PerRow;
+  split.epilogue.bias_offset = 2;
+  split.epilogue.activation = Activation::ReLU;
+
+  // NaN everywhere, then each product's matrix at its place.
+  auto filled = [&](const GemmProblem& p, std::size_t elements, auto offset_of, std::int64_t lines,
+                    std::int64_t length, std::int64_t ld, unsigned seed) {
+    std::vector<float> out(elements, nan);
+    const auto values = random_matrix(std::size_t(lines * length), seed);
+    for (std::int64_t i = 0; i < p.batch; ++i)
+      for (std::int64_t line = 0; line < lines; ++line)
+        for (std::int64_t x = 0; x < length; ++x)
+          out[offset_of(i) + std::size_t(line * ld + x)] = values[std::size_t(line * length + x)];
+    return out;
+  };
+  struct Case {
+    const char* what;
+    GemmProblem p;
+    KernelOptions overrides;
+  };
+  std::vector<Case> cases = {{"strided", strided, {}}, {"table", table, {}}};
+  if (run.kernel == "blocked") cases.push_back({"split-K", split, {{"SPLIT_K", 3}}});
+  for (const Case& test : cases) {
+    SCOPED_TRACE(std::string(test.what) + " batch with the epilogue " +
+                 describe_epilogue(test.p.epilogue));
+    GemmProblem p = test.p;
+    const bool t = p.trans_a == Transpose::Trans;
+    auto at = [&p](std::size_t base, std::int64_t stride, cl_ulong BatchProduct::*field) {
+      return [&p, base, stride, field](std::int64_t i) {
+        return p.products.host ? std::size_t(p.products.host[i].*field)
+                               : base + std::size_t(i * stride);
+      };
+    };
+    const auto a = filled(p, p.a_elements(), at(p.a_offset, p.stride_a, &BatchProduct::a_offset),
+                          t ? p.k : p.m, p.min_lda(), p.lda, 21);
+    const auto b = filled(p, p.b_elements(), at(p.b_offset, p.stride_b, &BatchProduct::b_offset),
+                          t ? p.n : p.k, p.min_ldb(), p.ldb, 22);
+    const auto c_before = random_matrix(p.c_elements(), 23);
+    const auto bias = random_matrix(p.bias_elements(), 24);
+    p.epilogue.bias_data = bias.data();
+    auto c = c_before;
+    RunSettings settings;
+    settings.kernel = run.kernel;
+    settings.precision = run.precision;
+    settings.overrides = test.overrides;
+    const auto record = context().sgemm(p, a.data(), b.data(), c.data(), settings);
+    const std::string reports = new_reports();
+    EXPECT_TRUE(reports.empty()) << "oclgrind reported, with " << record.build_options << ":"
+                                 << excerpt(reports);
+    const auto result =
+        verify_gemm(p, a.data(), b.data(), c_before.data(), c.data(), 2e9, 64, run.precision);
+    EXPECT_TRUE(result.passed) << "with " << record.build_options << ": " << result.failures
+                               << " failures, first: " << result.first_failure;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, UnderOclgrind, ::testing::ValuesIn(runs()),
