@@ -97,7 +97,7 @@ void validate_batch(const GemmProblem& p) {
                         std::to_string(offset) +
                         ": with a product table the offsets come from its entries, so the "
                         "problem's must be 0",
-                    which);
+                    Argument::Products);
     if (p.products.host) validate_products(p, p.products.host);
     return;
   }

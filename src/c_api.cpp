@@ -53,8 +53,32 @@ RunSettings call_settings(const clgemm_context& context, const char* kernel) {
   return settings;
 }
 
+Epilogue make_epilogue(const clgemm_epilogue* e) {
+  Epilogue out;
+  if (!e) return out;
+  out.bias = Bias(e->bias);
+  out.bias_data = e->bias_data;
+  out.bias_buffer = e->bias_buffer;
+  out.bias_offset = e->bias_offset;
+  out.bias_stride = e->bias_stride;
+  out.activation = Activation(e->activation);
+  out.clamp_low = e->clamp_low, out.clamp_high = e->clamp_high;
+  return out;
+}
+
+// A null cl_mem has a status of its own: the C++ layer names the buffer at fault.
+clgemm_status null_buffer_status(clgemm_status status, cl_mem a, cl_mem b, cl_mem c) {
+  if (status == CLGEMM_INVALID_BUFFER_A && !a) return CLGEMM_NULL_A;
+  if (status == CLGEMM_INVALID_BUFFER_B && !b) return CLGEMM_NULL_B;
+  if (status == CLGEMM_INVALID_BUFFER_C && !c) return CLGEMM_NULL_C;
+  return status;
+}
+
 }  // namespace
 }  // namespace clgemm::detail
+
+static_assert(sizeof(clgemm_batch_product) == sizeof(clgemm::BatchProduct),
+              "clgemm_batch_product is clgemm::BatchProduct");
 
 using clgemm::detail::CallPath;
 using clgemm::detail::guarded;
@@ -158,11 +182,93 @@ clgemm_status clgemm_sgemm_buffers(clgemm_context* context, int layout, int tran
                            clgemm::detail::call_settings(*context, kernel));
     return CLGEMM_SUCCESS;
   });
-  // The C++ layer names the buffer at fault; a null one has a status of its own.
-  if (status == CLGEMM_INVALID_BUFFER_A && !a) return CLGEMM_NULL_A;
-  if (status == CLGEMM_INVALID_BUFFER_B && !b) return CLGEMM_NULL_B;
-  if (status == CLGEMM_INVALID_BUFFER_C && !c) return CLGEMM_NULL_C;
-  return status;
+  return clgemm::detail::null_buffer_status(status, a, b, c);
+}
+
+clgemm_status clgemm_sgemm_strided_batched(clgemm_context* context, int layout, int trans_a,
+                                           int trans_b, int64_t m, int64_t n, int64_t k,
+                                           float alpha, const float* a, int64_t lda,
+                                           int64_t stride_a, const float* b, int64_t ldb,
+                                           int64_t stride_b, float beta, float* c, int64_t ldc,
+                                           int64_t stride_c, int64_t batch,
+                                           const clgemm_epilogue* epilogue, const char* kernel) {
+  return guarded(CallPath::Host, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    auto problem =
+        clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
+    problem.batch = batch;
+    problem.stride_a = stride_a, problem.stride_b = stride_b, problem.stride_c = stride_c;
+    problem.epilogue = clgemm::detail::make_epilogue(epilogue);
+    context->context.sgemm(problem, a, b, c, clgemm::detail::call_settings(*context, kernel));
+    return CLGEMM_SUCCESS;
+  });
+}
+
+clgemm_status clgemm_sgemm_strided_batched_buffers(
+    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n,
+    int64_t k, float alpha, cl_mem a, size_t a_offset, int64_t lda, int64_t stride_a, cl_mem b,
+    size_t b_offset, int64_t ldb, int64_t stride_b, float beta, cl_mem c, size_t c_offset,
+    int64_t ldc, int64_t stride_c, int64_t batch, const clgemm_epilogue* epilogue,
+    cl_command_queue queue, cl_event* event, const char* kernel) {
+  if (event) *event = nullptr;
+  const clgemm_status status = guarded(CallPath::Buffers, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    auto problem =
+        clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
+    problem.a_offset = a_offset, problem.b_offset = b_offset, problem.c_offset = c_offset;
+    problem.batch = batch;
+    problem.stride_a = stride_a, problem.stride_b = stride_b, problem.stride_c = stride_c;
+    problem.epilogue = clgemm::detail::make_epilogue(epilogue);
+    context->context.sgemm(problem, a, b, c, queue, event,
+                           clgemm::detail::call_settings(*context, kernel));
+    return CLGEMM_SUCCESS;
+  });
+  return clgemm::detail::null_buffer_status(status, a, b, c);
+}
+
+clgemm_status clgemm_sgemm_batched(clgemm_context* context, int layout, int trans_a, int trans_b,
+                                   int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                   const float* b, int64_t ldb, float* c, int64_t ldc,
+                                   const clgemm_batch_product* products, int64_t batch,
+                                   const clgemm_epilogue* epilogue, const char* kernel) {
+  return guarded(CallPath::Host, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    if (!products && batch > 0)
+      return clgemm::detail::record_failure(CLGEMM_INVALID_PRODUCTS,
+                                            "the product table (products) is a null pointer");
+    auto problem =
+        clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, 1.0f, lda, ldb, 0.0f, ldc);
+    problem.batch = batch;
+    problem.products.host = reinterpret_cast<const clgemm::BatchProduct*>(products);
+    problem.epilogue = clgemm::detail::make_epilogue(epilogue);
+    context->context.sgemm(problem, a, b, c, clgemm::detail::call_settings(*context, kernel));
+    return CLGEMM_SUCCESS;
+  });
+}
+
+clgemm_status clgemm_sgemm_batched_buffers(
+    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n,
+    int64_t k, cl_mem a, int64_t lda, cl_mem b, int64_t ldb, cl_mem c, int64_t ldc,
+    const clgemm_batch_product* products, cl_mem products_buffer, size_t products_offset,
+    int64_t batch, const clgemm_epilogue* epilogue, cl_command_queue queue, cl_event* event,
+    const char* kernel) {
+  if (event) *event = nullptr;
+  const clgemm_status status = guarded(CallPath::Buffers, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    if (!products && !products_buffer && batch > 0)
+      return clgemm::detail::record_failure(
+          CLGEMM_INVALID_PRODUCTS, "no product table: products and products_buffer are both null");
+    auto problem =
+        clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, 1.0f, lda, ldb, 0.0f, ldc);
+    problem.batch = batch;
+    problem.products = {reinterpret_cast<const clgemm::BatchProduct*>(products), products_buffer,
+                        products_offset};
+    problem.epilogue = clgemm::detail::make_epilogue(epilogue);
+    context->context.sgemm(problem, a, b, c, queue, event,
+                           clgemm::detail::call_settings(*context, kernel));
+    return CLGEMM_SUCCESS;
+  });
+  return clgemm::detail::null_buffer_status(status, a, b, c);
 }
 
 }  // extern "C"

@@ -69,6 +69,23 @@ constexpr StatusRow kStatusTable[] = {
     {ErrorCode::OutOfHostMemory, Argument::None, CLGEMM_OUT_OF_HOST_MEMORY,
      CLGEMM_OUT_OF_HOST_MEMORY},
     {ErrorCode::Internal, Argument::None, CLGEMM_UNKNOWN_ERROR, CLGEMM_UNKNOWN_ERROR},
+    {ErrorCode::InvalidSize, Argument::Batch, CLGEMM_INVALID_BATCH, CLGEMM_INVALID_BATCH},
+    {ErrorCode::InvalidArgument, Argument::StrideA, CLGEMM_INVALID_STRIDE_A, CLGEMM_INVALID_STRIDE_A},
+    {ErrorCode::InvalidArgument, Argument::StrideB, CLGEMM_INVALID_STRIDE_B, CLGEMM_INVALID_STRIDE_B},
+    {ErrorCode::InvalidArgument, Argument::StrideC, CLGEMM_INVALID_STRIDE_C, CLGEMM_INVALID_STRIDE_C},
+    {ErrorCode::OverlappingOutput, Argument::StrideC, CLGEMM_INVALID_STRIDE_C,
+     CLGEMM_INVALID_STRIDE_C},
+    {ErrorCode::OverlappingOutput, Argument::None, CLGEMM_OVERLAPPING_C, CLGEMM_OVERLAPPING_C},
+    {ErrorCode::InvalidArgument, Argument::Products, CLGEMM_INVALID_PRODUCTS,
+     CLGEMM_INVALID_PRODUCTS},
+    {ErrorCode::InvalidSize, Argument::Products, CLGEMM_INVALID_PRODUCTS, CLGEMM_INVALID_PRODUCTS},
+    {ErrorCode::BufferTooSmall, Argument::Products, CLGEMM_INVALID_PRODUCTS,
+     CLGEMM_INVALID_PRODUCTS},
+    {ErrorCode::InvalidArgument, Argument::Bias, CLGEMM_INVALID_BIAS, CLGEMM_INVALID_BIAS},
+    {ErrorCode::InvalidSize, Argument::Bias, CLGEMM_BIAS_TOO_SMALL, CLGEMM_BIAS_TOO_SMALL},
+    {ErrorCode::BufferTooSmall, Argument::Bias, CLGEMM_BIAS_TOO_SMALL, CLGEMM_BIAS_TOO_SMALL},
+    {ErrorCode::InvalidArgument, Argument::Activation, CLGEMM_INVALID_ACTIVATION,
+     CLGEMM_INVALID_ACTIVATION},
 };
 
 clgemm_status status_of(const Error& error, CallPath path) {
@@ -190,6 +207,24 @@ extern "C" const char* clgemm_status_string(clgemm_status status) {
       return "the kernel or device cannot compute the requested precision";
     case CLGEMM_FILE_ERROR:
       return "a file clgemm reads or writes cannot be used (see the message)";
+    case CLGEMM_INVALID_BATCH:
+      return "invalid batch count (negative or above 2^31 - 1)";
+    case CLGEMM_INVALID_STRIDE_A:
+      return "invalid stride_a (negative)";
+    case CLGEMM_INVALID_STRIDE_B:
+      return "invalid stride_b (negative)";
+    case CLGEMM_INVALID_STRIDE_C:
+      return "invalid stride_c (negative, or smaller than one C, so products would overlap)";
+    case CLGEMM_OVERLAPPING_C:
+      return "the product table's entries write overlapping ranges of C";
+    case CLGEMM_INVALID_PRODUCTS:
+      return "invalid product table (null, foreign, too short, or with strides or offsets)";
+    case CLGEMM_INVALID_BIAS:
+      return "invalid bias (unknown kind, or its vector missing or not of this context)";
+    case CLGEMM_BIAS_TOO_SMALL:
+      return "the bias vector is shorter than the batch reads";
+    case CLGEMM_INVALID_ACTIVATION:
+      return "invalid activation (unknown, or clamp bounds low > high or NaN)";
   }
   return "unrecognized status code";
 }

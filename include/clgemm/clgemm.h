@@ -65,7 +65,16 @@ typedef enum clgemm_status {
   CLGEMM_UNKNOWN_ERROR = 32,
   CLGEMM_INVALID_PRECISION = 33,    /* not one of the clgemm_precision values */
   CLGEMM_UNSUPPORTED_PRECISION = 34, /* the chosen kernel cannot compute that precision */
-  CLGEMM_FILE_ERROR = 35             /* a file clgemm reads or writes cannot be used */
+  CLGEMM_FILE_ERROR = 35,            /* a file clgemm reads or writes cannot be used */
+  CLGEMM_INVALID_BATCH = 36,         /* a negative batch count, or one above 2^31 - 1 */
+  CLGEMM_INVALID_STRIDE_A = 37,      /* negative */
+  CLGEMM_INVALID_STRIDE_B = 38,
+  CLGEMM_INVALID_STRIDE_C = 39,      /* negative, or smaller than one C: products would overlap */
+  CLGEMM_OVERLAPPING_C = 40,         /* two entries of a product table write the same C */
+  CLGEMM_INVALID_PRODUCTS = 41,      /* a null, foreign or too short product table */
+  CLGEMM_INVALID_BIAS = 42,          /* an unknown bias kind, or its vector missing or foreign */
+  CLGEMM_BIAS_TOO_SMALL = 43,        /* the bias vector is shorter than the batch reads */
+  CLGEMM_INVALID_ACTIVATION = 44     /* an unknown activation, or clamp bounds low > high / NaN */
 } clgemm_status;
 
 /* The arithmetic of the products of A and B (clgemm::Precision), set per context with
@@ -143,6 +152,76 @@ const char* clgemm_status_string(clgemm_status status);
 /* The full message of the last failing call on this thread ("" if none failed yet); valid
  * until the next failing call on this thread. Successful calls leave it as it was. */
 const char* clgemm_last_error_message(void);
+
+/* ---- Batched GEMM and fused epilogues ------------------------------------------------- */
+
+/* The epilogue of a call: C = act(alpha * op(A) * op(B) + beta * C + bias), applied in the
+ * kernel's store. bias is one of the CLGEMM_BIAS_ values: a vector of M values (one per row of
+ * C) or N values (one per column); product p of a batch adds the vector at bias_offset +
+ * p * bias_stride (0 shares one vector). bias_data is the vector on the host-array entry
+ * points, bias_buffer on the buffer ones (the other stays NULL). activation is one of the
+ * CLGEMM_ACTIVATION_ values; GELU is the tanh form, and NaN passes through every activation.
+ * A NULL clgemm_epilogue* is the identity. */
+enum {
+  CLGEMM_BIAS_NONE = 0,
+  CLGEMM_BIAS_PER_ROW = 1,
+  CLGEMM_BIAS_PER_COLUMN = 2,
+  CLGEMM_ACTIVATION_NONE = 0,
+  CLGEMM_ACTIVATION_RELU = 1,
+  CLGEMM_ACTIVATION_GELU = 2,
+  CLGEMM_ACTIVATION_CLAMP = 3 /* min(max(x, clamp_low), clamp_high) */
+};
+typedef struct clgemm_epilogue {
+  int bias;
+  const float* bias_data;
+  cl_mem bias_buffer;
+  size_t bias_offset;
+  int64_t bias_stride;
+  int activation;
+  float clamp_low, clamp_high;
+} clgemm_epilogue;
+
+/* One product of a batch given by a table: its offsets (elements from each array's or
+ * buffer's start) and scalars. 32 bytes, the layout kernels read. */
+typedef struct clgemm_batch_product {
+  cl_ulong a_offset, b_offset, c_offset;
+  cl_float alpha, beta;
+} clgemm_batch_product;
+
+/* `batch` products C_p = alpha * op(A_p) * op(B_p) + beta * C_p with A_p at a + p * stride_a
+ * (elements), likewise B_p and C_p, with the epilogue. A stride of 0 for A or B broadcasts it;
+ * stride_c must separate the products (at least one C's extent). batch = 0 is a quick return.
+ * On host arrays, blocking; C is written only if the call succeeds. */
+clgemm_status clgemm_sgemm_strided_batched(clgemm_context* context, int layout, int trans_a,
+                                           int trans_b, int64_t m, int64_t n, int64_t k,
+                                           float alpha, const float* a, int64_t lda,
+                                           int64_t stride_a, const float* b, int64_t ldb,
+                                           int64_t stride_b, float beta, float* c, int64_t ldc,
+                                           int64_t stride_c, int64_t batch,
+                                           const clgemm_epilogue* epilogue, const char* kernel);
+/* The same on cl_mem buffers, enqueued on `queue` without waiting (see clgemm_sgemm_buffers). */
+clgemm_status clgemm_sgemm_strided_batched_buffers(
+    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n,
+    int64_t k, float alpha, cl_mem a, size_t a_offset, int64_t lda, int64_t stride_a, cl_mem b,
+    size_t b_offset, int64_t ldb, int64_t stride_b, float beta, cl_mem c, size_t c_offset,
+    int64_t ldc, int64_t stride_c, int64_t batch, const clgemm_epilogue* epilogue,
+    cl_command_queue queue, cl_event* event, const char* kernel);
+/* `batch` products, product p with the offsets, alpha and beta of products[p] (CLBlast's
+ * GemmBatched). The C ranges of the entries must not overlap. On host arrays, blocking. */
+clgemm_status clgemm_sgemm_batched(clgemm_context* context, int layout, int trans_a, int trans_b,
+                                   int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                   const float* b, int64_t ldb, float* c, int64_t ldc,
+                                   const clgemm_batch_product* products, int64_t batch,
+                                   const clgemm_epilogue* epilogue, const char* kernel);
+/* The same on cl_mem buffers: the table is `products` on the host, or `products_buffer` (a
+ * cl_mem of the context holding entries from entry `products_offset` on; the other NULL),
+ * which is read back once, after the queue's earlier work, to be validated. */
+clgemm_status clgemm_sgemm_batched_buffers(
+    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n,
+    int64_t k, cl_mem a, int64_t lda, cl_mem b, int64_t ldb, cl_mem c, int64_t ldc,
+    const clgemm_batch_product* products, cl_mem products_buffer, size_t products_offset,
+    int64_t batch, const clgemm_epilogue* epilogue, cl_command_queue queue, cl_event* event,
+    const char* kernel);
 
 #ifdef __cplusplus
 }
