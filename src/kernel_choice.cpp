@@ -58,7 +58,7 @@ double device_fill(const std::string& kernel, const KernelOptions& options, cons
 
 // The problem an entry was measured on: its own m, n, k, else its class's representative.
 Shape measured_shape(const TunedEntry& e) {
-  if (e.m > 0 && e.n > 0 && e.k > 0) return {e.m, e.n, e.k};
+  if (e.m > 0 && e.n > 0 && e.k > 0) return {e.m, e.n, e.k, std::max<std::int64_t>(1, e.batch)};
   return call_shape(representative_problem(e.shape_class));
 }
 
@@ -93,7 +93,8 @@ std::string format_gflops(double gflops) {
 }
 
 std::string describe_shape(const Shape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  return (s.batch > 1 ? std::to_string(s.batch) + " products of " : std::string()) +
+         std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
 // The better of two candidates: the higher prediction, or within 5% the one measured nearer

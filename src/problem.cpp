@@ -81,6 +81,14 @@ GemmProblem GemmProblem::packed(std::int64_t m, std::int64_t n, std::int64_t k, 
   return p;
 }
 
+GemmProblem GemmProblem::packed_batch(std::int64_t m, std::int64_t n, std::int64_t k,
+                                      std::int64_t batch, float alpha, float beta) {
+  GemmProblem p = packed(m, n, k, alpha, beta);
+  p.batch = batch;
+  p.stride_a = m * k, p.stride_b = k * n, p.stride_c = m * n;
+  return p;
+}
+
 // As in BLAS, a leading dimension is at least 1 even when the line it spans is empty.
 std::int64_t GemmProblem::min_lda() const {
   return std::max<std::int64_t>(1, storage(layout, trans_a, m, k).length);

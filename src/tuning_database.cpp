@@ -24,6 +24,9 @@ namespace fs = std::filesystem;
 std::string shape_class(const GemmProblem& p) {
   const auto call = detail::row_major_call(p);
   const double m = double(call.m), n = double(call.n), k = double(call.k), volume = m * n * k;
+  // Many small products fill the device together: tiles that fit one product matter most.
+  if (p.batch > 1 && volume <= 64.0 * 64.0 * 64.0) return "batched-tiny";
+  if (p.batch > 1 && volume <= 256.0 * 256.0 * 256.0) return "batched-small";
   if (volume <= 256.0 * 256.0 * 256.0) return "tiny";
   if (volume <= 512.0 * 512.0 * 512.0) return "small";
   if (std::min(m, n) <= 64) return "thin";
@@ -34,8 +37,9 @@ std::string shape_class(const GemmProblem& p) {
 }
 
 const std::vector<std::string>& shape_classes() {
-  static const std::vector<std::string> classes = {"tiny", "small", "thin", "skinny", "small-k",
-                                                     "medium", "large"};
+  static const std::vector<std::string> classes = {"tiny",   "small",        "thin",
+                                                     "skinny", "small-k",      "medium",
+                                                     "large",  "batched-tiny", "batched-small"};
   return classes;
 }
 
@@ -47,6 +51,8 @@ GemmProblem representative_problem(const std::string& shape_class) {
   if (shape_class == "small-k") return GemmProblem::packed(8192, 8192, 256);
   if (shape_class == "medium") return GemmProblem::packed(1024, 1024, 1024);
   if (shape_class == "large") return GemmProblem::packed(4096, 4096, 4096);
+  if (shape_class == "batched-tiny") return GemmProblem::packed_batch(32, 32, 32, 8192);
+  if (shape_class == "batched-small") return GemmProblem::packed_batch(128, 128, 128, 1024);
   throw Error(ErrorCode::InvalidArgument, "unknown shape class '" + shape_class + "'",
               Argument::ShapeClass);
 }
@@ -155,6 +161,7 @@ TunedEntry entry_from_json(const json& j) {
   }
   for (auto [name, field] : {std::pair{"m", &e.m}, {"n", &e.n}, {"k", &e.k}})
     if (j.contains(name)) *field = integer_field(j[name], name, 0, INT64_MAX);
+  if (j.contains("batch")) e.batch = integer_field(j["batch"], "batch", 1, INT_MAX);
   e.tuned = text_field(j, "tuned", false);
   return e;
 }
@@ -173,6 +180,7 @@ json entry_to_json(const TunedEntry& e) {
           {"m", e.m},
           {"n", e.n},
           {"k", e.k},
+          {"batch", e.batch},
           {"tuned", e.tuned}};
 }
 

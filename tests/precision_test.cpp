@@ -521,6 +521,52 @@ TEST(TensorCores, FoundWhereTheDeviceHasThem) {
   }
 }
 
+// The reduced precisions through batches and the epilogue: a strided batch with a bias per
+// product and GELU, and a product table with a clamp, on every kernel computing the precision
+// (the tensor-core kernel's store applies the epilogue to its fragments).
+class ReducedBatched : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ReducedBatched, BatchesAndEpiloguesMatchTheReference) {
+  const std::string& kernel = GetParam().kernel;
+  const Precision precision = GetParam().precision;
+  if (const auto why = why_not_here(kernel); !why.empty()) GTEST_SKIP() << why;
+  const auto bias = random_matrix(400, 31);
+  GemmProblem strided = GemmProblem::packed_batch(67, 45, 129, 5, 1.25f, -0.5f);
+  strided.stride_c += 3;
+  strided.epilogue.bias = Bias::PerColumn;
+  strided.epilogue.bias_data = bias.data();
+  strided.epilogue.bias_stride = 50;
+  strided.epilogue.activation = Activation::GELU;
+  GemmProblem table = GemmProblem::packed(33, 70, 40);
+  table.layout = Layout::ColumnMajor;
+  table.ldc = 40;
+  table.batch = 2;
+  const std::vector<BatchProduct> entries = {{0, 2800, 2800, 1.5f, 0.0f}, {1400, 0, 0, -1.0f, 2.0f}};
+  table.products.host = entries.data();
+  table.epilogue.bias = Bias::PerRow;
+  table.epilogue.bias_data = bias.data();
+  table.epilogue.activation = Activation::Clamp;
+  table.epilogue.clamp_low = -1.0f, table.epilogue.clamp_high = 2.0f;
+  for (const GemmProblem& p : {strided, table}) {
+    const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
+    auto c = random_matrix(p.c_elements(), 3);
+    const auto before = c;
+    RunSettings settings;
+    settings.kernel = kernel;
+    settings.precision = precision;
+    settings.overrides = test_overrides(kernel);
+    const auto record = shared_context().sgemm(p, a.data(), b.data(), c.data(), settings);
+    const auto result = verify_gemm(p, a.data(), b.data(), before.data(), c.data(), 2e9, 64, precision);
+    EXPECT_TRUE(result.passed) << record.kernel << " (" << record.precision_path << ") "
+                               << record.epilogue << ": " << result.first_failure;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, ReducedBatched,
+                         ::testing::ValuesIn(reduced_precision_cases({Precision::TF32,
+                                                                      Precision::TF32x3})),
+                         [](const auto& info) { return name_of(info.param); });
+
 // --- The host rounding itself --------------------------------------------------------------
 
 // round_to_tf32 against a rounding written from its definition (the nearest multiple of the

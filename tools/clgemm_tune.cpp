@@ -73,6 +73,7 @@ std::string write_entry(const std::string& path, const DeviceLimits& device,
   entry.options = cs.winner;
   entry.gflops = cs.winner_gflops;
   entry.m = cs.m, entry.n = cs.n, entry.k = cs.k;
+  entry.batch = representative_problem(cs.shape_class).batch;  // --size-scale keeps the batch
   entry.tuned = today();
   std::string outcome = "written";
   TuningDatabase::update_file(path, [&](TuningDatabase& database) {

@@ -85,7 +85,7 @@ GemmProblem scaled(const GemmProblem& p, double factor) {
   auto s = [&](std::int64_t v) {
     return std::max<std::int64_t>(1, std::llround(double(v) * factor));
   };
-  return GemmProblem::packed(s(p.m), s(p.n), s(p.k), p.alpha, p.beta);
+  return GemmProblem::packed_batch(s(p.m), s(p.n), s(p.k), p.batch, p.alpha, p.beta);
 }
 
 std::vector<std::string> parse_classes(const std::vector<std::string>& names) {

@@ -88,6 +88,9 @@ struct GemmProblem {
   // A row-major problem without transposes, offsets or padding: lda = k, ldb = n, ldc = n.
   static GemmProblem packed(std::int64_t m, std::int64_t n, std::int64_t k, float alpha = 1.0f,
                             float beta = 0.0f);
+  // `batch` packed products one after another: strides of m x k, k x n and m x n.
+  static GemmProblem packed_batch(std::int64_t m, std::int64_t n, std::int64_t k,
+                                  std::int64_t batch, float alpha = 1.0f, float beta = 0.0f);
   double flops() const { return 2.0 * double(batch) * double(m) * double(n) * double(k); }
   // The smallest leading dimension each matrix may have in this layout and transpose.
   std::int64_t min_lda() const;

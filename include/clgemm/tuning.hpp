@@ -63,6 +63,7 @@ struct TunedEntry {
   KernelOptions options;
   double gflops = 0;                 // measured on the representative problem
   std::int64_t m = 0, n = 0, k = 0;  // that problem
+  std::int64_t batch = 1;            // and its products ("batch" in the file, 1 when absent)
   std::string tuned;                 // date of the measurement, YYYY-MM-DD
 
   // An entry for `device`: its name, platform, architecture, vendor and type filled in.
