@@ -1,12 +1,17 @@
 // Unit tests of the PTX rewrite to sm_90a (ptx_rewrite.hpp) on sample PTX shaped like what
 // NVIDIA's OpenCL compiler emits, so they run without a GPU: markers turned into code with the
 // compiler's registers kept, the target changed, PTX without markers untouched, every
-// malformed case refused with its line and reason, idempotence.
+// malformed case refused with its line and reason, idempotence, and the disk cache key that
+// keeps rewritten and plain builds apart.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "binary_cache.hpp"
 #include "clgemm/errors.hpp"
 #include "ptx_rewrite.hpp"
 
@@ -226,6 +231,43 @@ TEST(PtxRewrite, RunsOnlyOnNvidiaDevicesOfComputeCapabilityExactlyNine) {
   device.vendor = "The pocl project";
   device.compute_capability = 90;
   EXPECT_FALSE(clgemm::detail::runs_sm90a(device));
+}
+
+// A rewritten build and a plain build of the same source and options never share an entry of
+// the disk cache: their keys differ, and an entry stored under one is not found under the other.
+TEST(PtxRewrite, RewrittenBuildsHaveADiskCacheKeyOfTheirOwn) {
+  namespace fs = std::filesystem;
+  clgemm::DeviceLimits device;
+  device.platform_name = "NVIDIA CUDA";
+  device.platform_version = "OpenCL 3.0 CUDA 13.0.88";
+  device.name = "NVIDIA H200";
+  device.vendor = "NVIDIA Corporation";
+  device.driver_version = "580.159.04";
+  const fs::path directory =
+      fs::temp_directory_path() / ("clgemm-ptx-key-test-" + std::to_string(::getpid()));
+  fs::remove_all(directory);
+  const clgemm::detail::BinaryCache cache(device, directory.string());
+  const std::string options = "-D TILE_M=64 -cl-mad-enable";
+  const std::uint64_t hash = 0x0123456789abcdefULL;
+
+  const std::string plain = cache.key(options, hash);
+  const std::string rewritten = cache.key(options, hash, PtxRewrite::Sm90a);
+  EXPECT_EQ(cache.key(options, hash, PtxRewrite::None), plain);
+  EXPECT_NE(plain, rewritten);
+  EXPECT_EQ(plain.find("ptx rewrite"), std::string::npos) << plain;  // unchanged for old entries
+  EXPECT_EQ(rewritten, plain + " | ptx rewrite sm_90a " +
+                           std::to_string(clgemm::detail::kPtxRewriteVersion));
+  EXPECT_EQ(cache.key(options, hash, PtxRewrite::Sm90a), rewritten);  // deterministic
+
+  const std::vector<unsigned char> plain_binary = {'p', 'l', 'a', 'i', 'n'};
+  cache.store(plain, plain_binary);
+  EXPECT_EQ(cache.load(plain), plain_binary);
+  EXPECT_FALSE(cache.load(rewritten).has_value());
+  const std::vector<unsigned char> rewritten_binary = {'s', 'm', '9', '0', 'a'};
+  cache.store(rewritten, rewritten_binary);
+  EXPECT_EQ(cache.load(rewritten), rewritten_binary);
+  EXPECT_EQ(cache.load(plain), plain_binary);
+  fs::remove_all(directory);
 }
 
 }  // namespace
