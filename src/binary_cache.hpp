@@ -1,9 +1,9 @@
 // Internal: the on-disk cache of compiled program binaries. Its key cannot go stale: it holds
 // the platform and its version, the device, the driver version, the full option string, a
 // hash of the complete kernel source and, for a program whose PTX was rewritten
-// (ptx_rewrite.hpp), the rewrite and its version. Each file also carries its key and a checksum over the
-// key and the binary together, so a corrupt, truncated or colliding file, or one copied under
-// another key, is detected and simply rebuilt.
+// (ptx_rewrite.hpp), the rewrite and its version. Each file also carries its key and a checksum
+// over the key and the binary together, so a corrupt, truncated or colliding file, or one copied
+// under another key, is detected and simply rebuilt.
 #pragma once
 
 #include <cstdint>

@@ -149,9 +149,9 @@ cl::Program ProgramCache::rebuild_rewritten(const std::string& kernel_name,
 
   cl::Program program;
   try {
-    program = cl::Program(context_, {device_},
-                          cl::Program::Binaries{std::vector<unsigned char>(ptx.text.begin(),
-                                                                           ptx.text.end())});
+    program = cl::Program(
+        context_, {device_},
+        cl::Program::Binaries{std::vector<unsigned char>(ptx.text.begin(), ptx.text.end())});
   } catch (const cl::Error& error) {
     throw BuildError(kernel_name, device_name_, options,
                      std::string("the driver refused the PTX rewritten to ") +

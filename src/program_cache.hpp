@@ -60,8 +60,8 @@ class ProgramCache {
   cl::Context context_;
   cl::Device device_;
   std::string device_name_;
-  bool binaries_are_ptx_;    // an NVIDIA device
-  bool runs_sm90a_;          // runs_sm90a(limits)
+  bool binaries_are_ptx_;     // an NVIDIA device
+  bool runs_sm90a_;           // runs_sm90a(limits)
   std::string architecture_;  // vendor and compute capability, for the rewrite's errors
   bool chain_launches_;
   BinaryCache disk_;

@@ -31,9 +31,8 @@ std::string quoted(const std::string& line) {
 }
 
 [[noreturn]] void fail(std::size_t line_number, const std::string& line, const std::string& what) {
-  throw Error(ErrorCode::BuildFailed, "PTX rewrite to sm_90a: line " +
-                                          std::to_string(line_number) + " " + quoted(line) +
-                                          ": " + what);
+  throw Error(ErrorCode::BuildFailed, "PTX rewrite to sm_90a: line " + std::to_string(line_number) +
+                                          " " + quoted(line) + ": " + what);
 }
 
 [[noreturn]] void fail(const std::string& what) {
@@ -49,8 +48,8 @@ bool starts_at(const std::string& s, std::size_t at, const char* prefix) {
 std::string directive(const std::string& line, std::size_t first) {
   if (first >= line.size() || line[first] != '.') return "";
   std::size_t end = first + 1;
-  while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) ||
-                               line[end] == '_'))
+  while (end < line.size() &&
+         (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_'))
     ++end;
   return line.substr(first, end - first);
 }
@@ -59,8 +58,7 @@ std::string directive(const std::string& line, std::size_t first) {
 std::string marked_statement(std::size_t number, const std::string& line, std::size_t marker) {
   const std::size_t after = marker + kMarkerLength;
   const std::string statement = trimmed(line.substr(after));
-  if (statement.empty())
-    fail(number, line, "the marker '//@' has no statement after it");
+  if (statement.empty()) fail(number, line, "the marker '//@' has no statement after it");
   if (!is_blank(line[after]))
     fail(number, line, "the marker '//@' must be followed by a blank, then the statement");
   if (statement.back() != ';')
@@ -111,8 +109,7 @@ std::string retargeted(std::size_t number, const std::string& line, std::size_t 
   std::optional<TargetEntry> architecture;
   for (const auto& entry : entries) {
     if (entry.name.rfind("sm_", 0) == 0) {
-      if (architecture)
-        fail(number, line, "the .target directive names two sm_ targets");
+      if (architecture) fail(number, line, "the .target directive names two sm_ targets");
       architecture = entry;
     } else if (entry.name != "texmode_independent" && entry.name != "texmode_unified" &&
                entry.name != "debug" && entry.name != "map_f64_to_f32") {
@@ -214,8 +211,8 @@ RewrittenPtx rewrite_to_sm90a(const std::string& ptx) {
       } else if (name == ".version") {
         if (version_line)
           fail(number, line,
-               "a second .version directive (the first is on line " +
-                   std::to_string(version_line) + ")");
+               "a second .version directive (the first is on line " + std::to_string(version_line) +
+                   ")");
         version_line = number;
         check_version(number, line, first);
       }
@@ -251,17 +248,22 @@ RewrittenPtx rewrite_ptx(const std::string& ptx, PtxRewrite rewrite) {
   const std::string text = ptx.substr(0, text_end), nuls = ptx.substr(text_end);
 
   if (rewrite == PtxRewrite::None) {
-    const std::size_t at = text.find(kPtxMarker);
-    if (at == std::string::npos) return {ptx, 0};
-    const std::size_t begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    std::size_t number = 1;
-    for (std::size_t i = 0; i < begin; ++i) number += text[i] == '\n';
-    throw Error(ErrorCode::BuildFailed,
-                "PTX line " + std::to_string(number) + " " + quoted(text.substr(begin, end - begin)) +
-                    " holds the marker '//@', but its build did not ask for the PTX rewrite to "
-                    "sm_90a (KernelSpec::ptx_rewrite): the marked instructions would be missing");
+    std::size_t number = 0;
+    for (std::size_t begin = 0; begin < text.size();) {
+      std::size_t end = text.find('\n', begin);
+      if (end == std::string::npos) end = text.size();
+      const std::string line = text.substr(begin, end - begin);
+      ++number;
+      std::size_t first = 0;
+      while (first < line.size() && is_blank(line[first])) ++first;
+      if (starts_at(line, first, kPtxMarker))
+        throw Error(ErrorCode::BuildFailed,
+                    "PTX line " + std::to_string(number) + " " + quoted(line) +
+                        " holds the marker '//@', but its build did not ask for the PTX rewrite to "
+                        "sm_90a (KernelSpec::ptx_rewrite): the marked statement would be missing");
+      begin = end + 1;
+    }
+    return {ptx, 0};
   }
   RewrittenPtx out = rewrite_to_sm90a(text);
   out.text += nuls;

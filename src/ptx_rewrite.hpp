@@ -26,8 +26,10 @@
 //     another one than sm_90 (or sm_90a: already rewritten PTX passes through unchanged, so
 //     the rewrite is idempotent), or an entry PTX does not define;
 //   - PTX with no `.version` directive, or one below 8.0 (sm_90a needs PTX ISA 8.0).
-// Without the rewrite (PtxRewrite::None) PTX passes unchanged, but any "//@" in it is refused:
-// the markers would silently stay comments and the instructions would be missing.
+// Without the rewrite (PtxRewrite::None) PTX passes unchanged, but a line beginning with "//@"
+// (after blanks) is refused: the marker would silently stay a comment and its statement would
+// be missing. ("//@" elsewhere is left alone there: it is no marker, and plain builds of every
+// kernel pass through this check.)
 #pragma once
 
 #include <cstddef>

@@ -4,7 +4,6 @@
 // malformed case refused with its line and reason, idempotence, and the disk cache key that
 // keeps rewritten and plain builds apart.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -74,8 +73,8 @@ TEST(PtxRewrite, MarkersBecomeCodeWithTheCompilersRegistersAndTheTargetBecomesSm
   const auto out = rewrite_ptx(kHeader + kBody, PtxRewrite::Sm90a);
   EXPECT_EQ(out.markers, 2u);
   std::string expected = replaced(kHeader, ".target sm_90,", ".target sm_90a,");
-  expected += replaced(replaced(kBody, "\t//@ wgmma.fence", "\twgmma.fence"),
-                       "//@ wgmma.mma_async", "wgmma.mma_async");
+  expected += replaced(replaced(kBody, "\t//@ wgmma.fence", "\twgmma.fence"), "//@ wgmma.mma_async",
+                       "wgmma.mma_async");
   EXPECT_EQ(out.text, expected);
   EXPECT_NE(out.text.find("\nwgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1, %f2, %f3, "
                           "%f4}, {%r1, %r2, %r3, %r4}, %rd2, accumulate, 1, 1;\n"),
@@ -85,18 +84,18 @@ TEST(PtxRewrite, MarkersBecomeCodeWithTheCompilersRegistersAndTheTargetBecomesSm
 
 TEST(PtxRewrite, RetargetsOnlyTheTargetDirectiveKeepingItsOtherEntries) {
   const std::string body = "// .target sm_80 in a comment stays\n.entry k()\n{\n\tret;\n}\n";
-  EXPECT_EQ(rewrite_ptx(".version 9.0\n.target sm_90, texmode_independent\n" + body,
-                        PtxRewrite::Sm90a)
-                .text,
-            ".version 9.0\n.target sm_90a, texmode_independent\n" + body);
-  EXPECT_EQ(rewrite_ptx(".version 8.0\n  .target\tsm_90 // compiled for\n" + body,
-                        PtxRewrite::Sm90a)
-                .text,
-            ".version 8.0\n  .target\tsm_90a // compiled for\n" + body);
-  EXPECT_EQ(rewrite_ptx(".version 8.3\n.target texmode_unified,sm_90,debug\n" + body,
-                        PtxRewrite::Sm90a)
-                .text,
-            ".version 8.3\n.target texmode_unified,sm_90a,debug\n" + body);
+  EXPECT_EQ(
+      rewrite_ptx(".version 9.0\n.target sm_90, texmode_independent\n" + body, PtxRewrite::Sm90a)
+          .text,
+      ".version 9.0\n.target sm_90a, texmode_independent\n" + body);
+  EXPECT_EQ(
+      rewrite_ptx(".version 8.0\n  .target\tsm_90 // compiled for\n" + body, PtxRewrite::Sm90a)
+          .text,
+      ".version 8.0\n  .target\tsm_90a // compiled for\n" + body);
+  EXPECT_EQ(
+      rewrite_ptx(".version 8.3\n.target texmode_unified,sm_90,debug\n" + body, PtxRewrite::Sm90a)
+          .text,
+      ".version 8.3\n.target texmode_unified,sm_90a,debug\n" + body);
 }
 
 TEST(PtxRewrite, PtxWithoutMarkersIsUntouchedWithoutTheRewriteAndOnlyRetargetedWithIt) {
@@ -131,8 +130,9 @@ TEST(PtxRewrite, KeepsTrailingNulsAndCarriageReturns) {
 
   const std::string crlf =
       ".version 9.0\r\n.target sm_90, texmode_independent\r\n\t//@ wgmma.fence.sync.aligned;\r\n";
-  EXPECT_EQ(rewrite_ptx(crlf, PtxRewrite::Sm90a).text,
-            ".version 9.0\r\n.target sm_90a, texmode_independent\r\n\twgmma.fence.sync.aligned;\r\n");
+  EXPECT_EQ(
+      rewrite_ptx(crlf, PtxRewrite::Sm90a).text,
+      ".version 9.0\r\n.target sm_90a, texmode_independent\r\n\twgmma.fence.sync.aligned;\r\n");
 }
 
 struct MalformedCase {
@@ -144,7 +144,8 @@ struct MalformedCase {
 TEST(PtxRewrite, RefusesEveryMalformedCaseNamingTheLineAndWhatIsWrong) {
   const std::string head = ".version 9.0\n.target sm_90, texmode_independent\n";  // lines 1-2
   const std::vector<MalformedCase> cases = {
-      {"marker alone", head + "\t//@\n", "line 3 '//@': the marker '//@' has no statement after it"},
+      {"marker alone", head + "\t//@\n",
+       "line 3 '//@': the marker '//@' has no statement after it"},
       {"marker and blanks", head + "//@   \t\n", "line 3 '//@': the marker '//@' has no statement"},
       {"no blank after the marker", head + "//@wgmma.fence.sync.aligned;\n",
        "line 3 '//@wgmma.fence.sync.aligned;': the marker '//@' must be followed by a blank"},
@@ -206,14 +207,17 @@ TEST(PtxRewrite, RefusesMarkersInABuildThatDidNotAskForTheRewrite) {
                        "its build did not ask for the PTX rewrite to sm_90a"),
             std::string::npos)
       << error;
-  // Even a malformed one, or one in a comment: the marked statement would be missing.
-  EXPECT_NE(rewrite_error("/* //@ */", PtxRewrite::None).find("PTX line 1"), std::string::npos);
+  // A malformed marker too; but "//@" that begins no line is no marker there.
+  EXPECT_NE(rewrite_error("ret;\n  //@\n", PtxRewrite::None).find("PTX line 2 '//@' holds"),
+            std::string::npos);
+  EXPECT_EQ(rewrite_error("ret; //@ note\n/* //@ */\n", PtxRewrite::None), "");
 }
 
 TEST(PtxRewrite, QuotesLongLinesShortened) {
   const std::string statement = "//@ " + std::string(200, 'x');
   const std::string error = rewrite_error(".version 9.0\n.target sm_90\n" + statement + "\n");
-  EXPECT_NE(error.find("line 3 '//@ " + std::string(93, 'x') + "...': the marked statement does "
+  EXPECT_NE(error.find("line 3 '//@ " + std::string(93, 'x') +
+                       "...': the marked statement does "
                        "not end in ';'"),
             std::string::npos)
       << error;
@@ -255,8 +259,8 @@ TEST(PtxRewrite, RewrittenBuildsHaveADiskCacheKeyOfTheirOwn) {
   EXPECT_EQ(cache.key(options, hash, PtxRewrite::None), plain);
   EXPECT_NE(plain, rewritten);
   EXPECT_EQ(plain.find("ptx rewrite"), std::string::npos) << plain;  // unchanged for old entries
-  EXPECT_EQ(rewritten, plain + " | ptx rewrite sm_90a " +
-                           std::to_string(clgemm::detail::kPtxRewriteVersion));
+  EXPECT_EQ(rewritten,
+            plain + " | ptx rewrite sm_90a " + std::to_string(clgemm::detail::kPtxRewriteVersion));
   EXPECT_EQ(cache.key(options, hash, PtxRewrite::Sm90a), rewritten);  // deterministic
 
   const std::vector<unsigned char> plain_binary = {'p', 'l', 'a', 'i', 'n'};
