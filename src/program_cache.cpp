@@ -127,12 +127,11 @@ cl::Program ProgramCache::compile(const std::string& kernel_name, const std::str
     throw BuildError(kernel_name, device_name_, options, build_log(program, device_, error));
   }
   if (rewrite == PtxRewrite::None && !binaries_are_ptx_) return program;
-  return rebuild_rewritten(kernel_name, program, options, rewrite);
+  return apply_rewrite(kernel_name, program, options, rewrite);
 }
 
-cl::Program ProgramCache::rebuild_rewritten(const std::string& kernel_name,
-                                            const cl::Program& compiled, const std::string& options,
-                                            PtxRewrite rewrite) {
+cl::Program ProgramCache::apply_rewrite(const std::string& kernel_name, const cl::Program& compiled,
+                                        const std::string& options, PtxRewrite rewrite) {
   const auto binaries = compiled.getInfo<CL_PROGRAM_BINARIES>();
   if (binaries.empty() || binaries.front().empty()) {
     if (rewrite == PtxRewrite::None) return compiled;  // nothing to check

@@ -53,9 +53,10 @@ class ProgramCache {
   // there is none); throws BuildError with the log, options and device on failure.
   cl::Program compile(const std::string& kernel_name, const std::string& source,
                       const std::string& options, PtxRewrite rewrite);
-  // Builds the program again from its PTX rewritten to sm_90a.
-  cl::Program rebuild_rewritten(const std::string& kernel_name, const cl::Program& compiled,
-                                const std::string& options, PtxRewrite rewrite);
+  // The compiled program's PTX through rewrite_ptx: without a rewrite, checked for markers and
+  // the program returned as it is; with one, the program built again from the rewritten PTX.
+  cl::Program apply_rewrite(const std::string& kernel_name, const cl::Program& compiled,
+                            const std::string& options, PtxRewrite rewrite);
 
   cl::Context context_;
   cl::Device device_;
