@@ -49,8 +49,13 @@ BinaryCache::BinaryCache(const DeviceLimits& device, std::string directory)
                            device.name + " | " + device.driver_version)),
       directory_(std::move(directory)) {}
 
-std::string BinaryCache::key(const std::string& options, std::uint64_t source_hash) const {
-  return device_key_ + " | " + one_line(options) + " | source " + hex(source_hash);
+std::string BinaryCache::key(const std::string& options, std::uint64_t source_hash,
+                             PtxRewrite rewrite) const {
+  std::string key = device_key_ + " | " + one_line(options) + " | source " + hex(source_hash);
+  if (rewrite != PtxRewrite::None)
+    key += std::string(" | ptx rewrite ") + ptx_rewrite_name(rewrite) + " " +
+           std::to_string(kPtxRewriteVersion);
+  return key;
 }
 
 std::string BinaryCache::path_for(const std::string& key) const {

@@ -1,8 +1,9 @@
 // Internal: the on-disk cache of compiled program binaries. Its key cannot go stale: it holds
-// the platform and its version, the device, the driver version, the full option string and a
-// hash of the complete kernel source. Each file also carries its key and a checksum over the
-// key and the binary together, so a corrupt, truncated or colliding file, or one copied under
-// another key, is detected and simply rebuilt.
+// the platform and its version, the device, the driver version, the full option string, a
+// hash of the complete kernel source and, for a program whose PTX was rewritten
+// (ptx_rewrite.hpp), the rewrite and its version. Each file also carries its key and a checksum
+// over the key and the binary together, so a corrupt, truncated or colliding file, or one copied
+// under another key, is detected and simply rebuilt.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "clgemm/device.hpp"
+#include "ptx_rewrite.hpp"
 
 namespace clgemm::detail {
 
@@ -24,8 +26,11 @@ class BinaryCache {
   BinaryCache(const DeviceLimits& device, std::string directory);
 
   bool enabled() const { return !directory_.empty(); }
-  // The full key of one program; equal keys mean identical binaries.
-  std::string key(const std::string& options, std::uint64_t source_hash) const;
+  // The full key of one program; equal keys mean identical binaries. A rewritten build's key
+  // ends in " | ptx rewrite sm_90a <kPtxRewriteVersion>", so it never shares an entry with the
+  // plain build of the same source and options (whose key has no such part).
+  std::string key(const std::string& options, std::uint64_t source_hash,
+                  PtxRewrite rewrite = PtxRewrite::None) const;
   // The binary stored under `key`, or nothing when absent, unreadable or damaged.
   std::optional<std::vector<unsigned char>> load(const std::string& key) const;
   // Stores atomically (see clgemm/files.hpp); failures are ignored: the cache is an

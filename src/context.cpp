@@ -134,7 +134,8 @@ detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
     prepared.build_options =
         detail::call_build_options(*prepared.spec, prepared.options, reads, settings.precision);
     prepared.built = programs.get(settings.kernel, prepared.spec->entry_point, source.text,
-                                  source.hash, prepared.build_options, prepared.cached);
+                                  source.hash, prepared.build_options, prepared.cached,
+                                  prepared.spec->ptx_rewrite);
     const auto wg = prepared.spec->work_group(prepared.options);
     const std::size_t items = wg[0] * wg[1];
     const std::size_t kernel_limit = prepared.built->kernel_work_group_size;

@@ -11,6 +11,7 @@
 
 #include "clgemm/device.hpp"
 #include "clgemm/kernels.hpp"
+#include "ptx_rewrite.hpp"
 
 namespace clgemm::detail {
 
@@ -33,6 +34,10 @@ struct KernelSpec {
   // over the third grid dimension (see kernels/blocked.cl): split-K and aligned copies of the
   // operands are planned for it (SPLIT_K, ALIGN_COPY in description.host_parameters).
   bool slices_k = false;
+  // What the build does to the kernel's PTX (ptx_rewrite.hpp): Sm90a for a kernel that writes
+  // sm_90a-only instructions (wgmma) as marked comments; such a kernel builds only on NVIDIA
+  // devices of compute capability 9.0. No kernel asks for it by default.
+  PtxRewrite ptx_rewrite = PtxRewrite::None;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   std::vector<Constraint> constraints;
   std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)

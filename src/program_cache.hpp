@@ -1,6 +1,8 @@
-// Internal: building kernel programs and keeping them per context, keyed by the source hash
-// and the full option string, so each (kernel, options) pair is built once per context; the
-// compiled binary is also kept on disk (BinaryCache) so later processes skip the compiler.
+// Internal: building kernel programs and keeping them per context, keyed by the source hash,
+// the full option string and the PTX rewrite, so each (kernel, options, rewrite) is built once
+// per context; the compiled binary is also kept on disk (BinaryCache) so later processes skip
+// the compiler. A build may ask for its PTX rewritten to sm_90a (ptx_rewrite.hpp): compiled
+// from source, its PTX rewritten, then built again from that PTX.
 #pragma once
 
 #include <array>
@@ -9,12 +11,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <utility>
+#include <tuple>
 
 #include "binary_cache.hpp"
 #include "clgemm/device.hpp"
 #include "kernel_pool.hpp"
 #include "opencl.hpp"
+#include "ptx_rewrite.hpp"
 
 namespace clgemm::detail {
 
@@ -35,26 +38,37 @@ class ProgramCache {
  public:
   ProgramCache(cl::Context context, cl::Device device, const DeviceLimits& limits);
 
-  // Returns the program for this source and options, building it on first use. Throws
-  // BuildError carrying the log, the options and the device when the compiler fails.
-  // `cached` tells whether the program was already there.
+  // Returns the program for this source, options and PTX rewrite, building it on first use.
+  // Throws BuildError carrying the log, the options and the device when the compiler fails,
+  // when the rewrite is asked for on a device that does not run sm_90a (runs_sm90a) or refuses
+  // the PTX, and when PTX built without the rewrite holds its markers. `cached` tells whether
+  // the program was already there.
   std::shared_ptr<const BuiltProgram> get(const std::string& kernel_name,
                                           const std::string& entry_point, const std::string& source,
                                           std::uint64_t source_hash, const std::string& options,
-                                          bool& cached);
+                                          bool& cached, PtxRewrite rewrite = PtxRewrite::None);
 
  private:
-  // Compiles from source; throws BuildError with the log, options and device on failure.
+  // Compiles from source and applies the rewrite (NVIDIA: checks the PTX for markers when
+  // there is none); throws BuildError with the log, options and device on failure.
   cl::Program compile(const std::string& kernel_name, const std::string& source,
-                      const std::string& options);
+                      const std::string& options, PtxRewrite rewrite);
+  // The compiled program's PTX through rewrite_ptx: without a rewrite, checked for markers and
+  // the program returned as it is; with one, the program built again from the rewritten PTX.
+  cl::Program apply_rewrite(const std::string& kernel_name, const cl::Program& compiled,
+                            const std::string& options, PtxRewrite rewrite);
 
   cl::Context context_;
   cl::Device device_;
   std::string device_name_;
+  bool binaries_are_ptx_;     // an NVIDIA device
+  bool runs_sm90a_;           // runs_sm90a(limits)
+  std::string architecture_;  // vendor and compute capability, for the rewrite's errors
   bool chain_launches_;
   BinaryCache disk_;
   std::mutex mutex_;
-  std::map<std::pair<std::uint64_t, std::string>, std::shared_ptr<const BuiltProgram>> programs_;
+  std::map<std::tuple<std::uint64_t, std::string, PtxRewrite>, std::shared_ptr<const BuiltProgram>>
+      programs_;
 };
 
 }  // namespace clgemm::detail

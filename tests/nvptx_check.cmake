@@ -1,9 +1,10 @@
-# Compiles the tensor-core kernels (tensorcore.cl, tensorcore_probe.cl) for NVIDIA's PTX with
-# clang, for every variant the host builds (TRANS_A, TRANS_B, PRECISION, aligned or not), so a
-# mistake in their OpenCL C or inline PTX shows on machines without an NVIDIA GPU. clang's
-# NVPTX back end is not NVIDIA's OpenCL compiler, but both take the same asm operands; the H200
-# runs of tools/device/h200_tensorcore.sh are the real test. Each variant's PTX must hold the
-# tensor-core instructions and no spills to local (stack) memory.
+# Compiles the tensor-core kernels (tensorcore.cl, tensorcore_probe.cl; wgmma_probe.cl at the
+# end) for NVIDIA's PTX with clang, for every variant the host builds (TRANS_A, TRANS_B,
+# PRECISION, aligned or not), so a mistake in their OpenCL C or inline PTX shows on machines
+# without an NVIDIA GPU. clang's NVPTX back end is not NVIDIA's OpenCL compiler, but both take
+# the same asm operands; the H200 runs of tools/device/h200_tensorcore.sh are the real test.
+# Each variant's PTX must hold the tensor-core instructions and no spills to local (stack)
+# memory.
 #   cmake -DCLANG=... -DKERNELS=... -DWORK=... -P nvptx_check.cmake
 file(MAKE_DIRECTORY ${WORK})
 set(common -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -finclude-default-header
@@ -44,4 +45,17 @@ compile(tensorcore_medium tensorcore.cl -DTILE_M=128 -DTILE_N=64 -DTILE_K=32 -DW
 compile(tensorcore_small_warps tensorcore.cl -DTILE_M=64 -DTILE_N=64 -DTILE_K=32 -DWARP_M=32
         -DWARP_N=32 -DPRECISION=2 -DTRANS_B=1)
 compile(tensorcore_deep tensorcore.cl -DTILE_K=8 -DSTAGES=4 -DPRECISION=2 -DTRANS_A=1)
-message(STATUS "tensorcore.cl and tensorcore_probe.cl compile for NVPTX in every variant")
+# The wgmma probe: its sm_90a statements are marked comments (kernels/wgmma.clh) that the
+# compiler fills with registers; ptxas checks the rewritten PTX where it is installed
+# (kernels.wgmma_probe_ptxas).
+execute_process(COMMAND ${CLANG} ${common} -o ${WORK}/wgmma_probe.ptx ${KERNELS}/wgmma_probe.cl
+                RESULT_VARIABLE status ERROR_VARIABLE errors)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "wgmma_probe.cl does not compile for NVPTX:\n${errors}")
+endif()
+file(READ ${WORK}/wgmma_probe.ptx ptx)
+if(NOT ptx MATCHES "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n8k8\\.f32\\.tf32\\.tf32 {%f")
+  message(FATAL_ERROR "wgmma_probe.cl: no marked wgmma with registers in the PTX")
+endif()
+message(STATUS
+  "tensorcore.cl, tensorcore_probe.cl and wgmma_probe.cl compile for NVPTX in every variant")
