@@ -1,6 +1,6 @@
-// clgemm-run: builds one kernel (or the whole ladder), runs it on random matrices, verifies
-// the result against the double-accumulated host reference and reports the enqueue + finish
-// time and GFLOP/s. Build, upload and download times are reported on lines of their own.
+// clgemm-run: builds one kernel (or the whole ladder), runs it on random matrices (one product or
+// a batch, with or without a fused bias and activation), verifies the result against the
+// double-accumulated host reference and reports the enqueue + finish time and GFLOP/s. Build, upload and download times are reported on lines of their own.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cfloat>
@@ -441,7 +441,8 @@ int run_gemm(const Arguments& args) {
 
 int main(int argc, char** argv) {
   Arguments args;
-  CLI::App app{"Run, time and verify clgemm kernels: C = alpha * A * B + beta * C (row-major).",
+  CLI::App app{"Run, time and verify clgemm kernels: C = act(alpha * A * B + beta * C + bias), "
+               "one product or a batch.",
                "clgemm-run"};
   add_options(app, args);
   return clgemm::cli::run_tool(app, argc, argv, [&] { return run_gemm(args); });
