@@ -121,13 +121,22 @@ GemmMeasurement measure_gemm(Context& context, const GemmProblem& problem, const
   const cl::Buffer c_mem = buffer(c, c_elements, CL_MEM_READ_WRITE);
   const bool restore = problem.beta != 0.0f && c_elements > 0;  // beta = 0 never reads C
   const cl::Buffer c_original = restore ? buffer(c, c_elements, CL_MEM_READ_ONLY) : cl::Buffer();
+  // The bias goes to the device like A and B; the calls name its buffer, the verification
+  // reads the host array the problem gives.
+  GemmProblem on_device = problem;
+  cl::Buffer bias_mem;
+  if (problem.epilogue.bias_data) {
+    bias_mem = buffer(problem.epilogue.bias_data, problem.bias_elements(), CL_MEM_READ_ONLY);
+    on_device.epilogue.bias_data = nullptr;
+    on_device.epilogue.bias_buffer = bias_mem();
+  }
   queue.finish();
   m.upload_seconds = seconds_since(start);
 
   auto call = [&](cl::Event* event) {
     cl_event raw = nullptr;
     const GemmRecord record =
-        context.sgemm(problem, a_mem(), b_mem(), c_mem(), queue(), event ? &raw : nullptr, settings);
+        context.sgemm(on_device, a_mem(), b_mem(), c_mem(), queue(), event ? &raw : nullptr, settings);
     queue.finish();
     if (event && raw) *event = cl::Event(raw);  // takes over the reference
     return record;

@@ -34,10 +34,10 @@ list(GET rows 0 header)
 if(NOT header MATCHES "intensity_flop_per_byte,ceiling_gflops$")
   message(FATAL_ERROR "CSV header lacks the intensity and ceiling columns: ${header}")
 endif()
-# Columns: ...,m,n,k,median_seconds,gflops,runs,back_to_back_seconds,back_to_back_gflops,batch,
-# verified,intensity,ceiling.
-foreach(expected ",blocked,64,64,64," ",tile,96,96,96," ",tile,33,65,17,"
-                 ",tile,64,64,64,[^,]*,[^,]*,[0-9]+,[^,]*,[^,]*,[0-9]+,true,3\\.5555[0-9]*,35\\.5555")
+# Columns: ...,m,n,k,batch_count,bias,activation,median_seconds,gflops,runs,back_to_back_seconds,
+# back_to_back_gflops,batch,verified,intensity,ceiling.
+foreach(expected ",blocked,64,64,64,1,none,none," ",tile,96,96,96," ",tile,33,65,17,"
+                 ",tile,64,64,64,1,none,none,[^,]*,[^,]*,[0-9]+,[^,]*,[^,]*,[0-9]+,true,3\\.5555[0-9]*,35\\.5555")
   if(NOT ";${rows};" MATCHES "${expected}")
     message(FATAL_ERROR "no CSV row matches '${expected}'")
   endif()

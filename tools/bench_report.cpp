@@ -8,6 +8,14 @@
 #include <sstream>
 
 namespace clgemm::bench {
+namespace {
+
+// The suites' words for a bias: none, row, col.
+const char* bias_label(Bias bias) {
+  return bias == Bias::PerRow ? "row" : bias == Bias::PerColumn ? "col" : "none";
+}
+
+}  // namespace
 
 std::vector<GeometricMean> geometric_means(const std::vector<Result>& results) {
   std::vector<GeometricMean> means;
@@ -33,21 +41,22 @@ std::vector<GeometricMean> geometric_means(const std::vector<Result>& results) {
 }
 
 void print_header() {
-  std::printf("%-20s %-16s %10s %10s %10s %10s %9s %7s\n", "M x N x K", "contender", "call ms",
+  std::printf("%-28s %-16s %10s %10s %10s %10s %9s %7s\n", "M x N x K", "contender", "call ms",
               "GFLOP/s", "b2b ms", "GFLOP/s", "vs clblast", "verify");
-  std::printf("%-20s %-16s %21s %21s\n", "", "", "(per call: median)", "(back to back)");
+  std::printf("%-28s %-16s %21s %21s\n", "", "", "(per call: median)", "(back to back)");
   std::fflush(stdout);
 }
 
 void print_rows(const std::vector<Result>& row) {
+  // CLBlast's line: Gemm for one product, GemmStridedBatched for a batch.
   double clblast = 0;
   for (const auto& r : row)
-    if (r.contender == "clblast") clblast = r.median_seconds;
+    if (r.contender == "clblast" || r.contender == "clblast-strided") clblast = r.median_seconds;
   for (const auto& r : row) {
     char ratio[16] = "-";
     if (clblast > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", clblast / r.median_seconds);
-    const std::string shape = shape_text({r.problem.m, r.problem.n, r.problem.k});
-    std::printf("%-20s %-16s %10.3f %10.1f %10.3f %10.1f %9s %7s\n", shape.c_str(),
+    const std::string shape = shape_text(shape_of(r.problem));
+    std::printf("%-28s %-16s %10.3f %10.1f %10.3f %10.1f %9s %7s\n", shape.c_str(),
                 r.contender.c_str(), r.median_seconds * 1e3, r.gflops(),
                 r.back_to_back_seconds * 1e3, r.back_to_back_gflops(), ratio,
                 r.passed ? "passed" : "FAILED");
@@ -69,7 +78,7 @@ std::pair<std::string, std::string> reports(const DeviceLimits& limits, const Ru
   auto cell = [](double v) { return v > 0 ? std::to_string(v) : std::string(); };
   nlohmann::json rows = nlohmann::json::array();
   std::ostringstream csv;
-  csv << "device,contender,m,n,k,median_seconds,gflops,runs,back_to_back_seconds,"
+  csv << "device,contender,m,n,k,batch_count,bias,activation,median_seconds,gflops,runs,back_to_back_seconds,"
          "back_to_back_gflops,batch,verified,intensity_flop_per_byte,ceiling_gflops\n";
   for (const auto& r : results) {
     rows.push_back({{"device", limits.name},
@@ -79,6 +88,10 @@ std::pair<std::string, std::string> reports(const DeviceLimits& limits, const Ru
                     {"m", r.problem.m},
                     {"n", r.problem.n},
                     {"k", r.problem.k},
+                    {"batch_count", r.problem.batch},
+                    {"bias", bias_label(r.problem.epilogue.bias)},
+                    {"activation", activation_name(r.problem.epilogue.activation)},
+                    {"shape", shape_text(shape_of(r.problem))},
                     {"median_seconds", r.median_seconds},
                     {"gflops", r.gflops()},
                     {"runs", r.runs},
@@ -92,7 +105,9 @@ std::pair<std::string, std::string> reports(const DeviceLimits& limits, const Ru
                     {"peak_gflops", known(info.peak_gflops)},
                     {"bandwidth_gbs", known(info.bandwidth_gbs)}});
     csv << '"' << limits.name << "\"," << r.contender << ',' << r.problem.m << ',' << r.problem.n
-        << ',' << r.problem.k << ',' << r.median_seconds << ',' << r.gflops() << ',' << r.runs
+        << ',' << r.problem.k << ',' << r.problem.batch << ','
+        << bias_label(r.problem.epilogue.bias) << ','
+        << activation_name(r.problem.epilogue.activation) << ',' << r.median_seconds << ',' << r.gflops() << ',' << r.runs
         << ',' << r.back_to_back_seconds << ',' << r.back_to_back_gflops() << ',' << r.batch
         << ',' << (r.passed ? "true" : "false") << ',' << cell(r.intensity) << ','
         << cell(r.ceiling_gflops) << '\n';
@@ -104,7 +119,10 @@ std::pair<std::string, std::string> reports(const DeviceLimits& limits, const Ru
                      {"per_call_gflops", m.per_call_gflops},
                      {"back_to_back_gflops", m.back_to_back_gflops}});
   nlohmann::json skipped = nlohmann::json::array();
-  for (const auto& s : info.skipped) skipped.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}});
+  for (const auto& s : info.skipped)
+    skipped.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch_count", s.batch},
+                       {"bias", bias_label(s.bias)}, {"activation", activation_name(s.activation)},
+                       {"shape", shape_text(s)}});
   const nlohmann::json json = {
       {"tool", "clgemm-bench"},
       {"version", version()},

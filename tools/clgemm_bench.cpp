@@ -1,6 +1,7 @@
-// clgemm-bench: measures GEMM shapes (a named suite from tools/bench_suites.json, square sizes,
-// MxNxK shapes) for chosen clgemm kernels and the peers found at build time (CLBlast on the same
-// buffers and queue; OpenBLAS on a CPU device), all in one process, and writes a table, CSV and
+// clgemm-bench: measures GEMM shapes (a named suite from tools/bench_suites.json, with batches and
+// fused epilogues, square sizes, MxNxK shapes) for chosen clgemm kernels and the peers found at
+// build time (CLBlast on the same buffers and queue; OpenBLAS on a CPU device; clgemm-unfused
+// for epilogues), all in one process, and writes a table, CSV and
 // JSON, with each kernel's arithmetic intensity and roofline ceiling from its traffic model
 // (tools/plot_bench.py draws the JSON as a chart). Each contender is timed two ways after a
 // warm-up call that also verifies the result: per call (the median of calls each enqueued and
@@ -51,16 +52,17 @@ std::vector<clgemm::GemmProblem> gather_shapes(const std::string& suite,
   std::vector<clgemm::GemmProblem> out;
   if (!suite.empty())
     for (const auto& s : clgemm::bench::suite_shapes(suite))
-      out.push_back(clgemm::GemmProblem::packed(s.m, s.n, s.k));
+      out.push_back(clgemm::bench::problem_of(s));
   for (long n : sizes) out.push_back(clgemm::GemmProblem::packed(n, n, n));
   for (const auto& text : shapes) out.push_back(parse_shape(text));
   return out;
 }
 
-// Whether `problem` is above --max-size S, which caps M * N * K at S^3 (0: no cap).
+// Whether `problem` is above --max-size S, which caps its multiply-adds, batch * M * N * K, at
+// S^3 (0: no cap).
 bool above_cap(const clgemm::GemmProblem& problem, std::int64_t max_size) {
   const double cap = double(max_size) * double(max_size) * double(max_size);
-  return max_size > 0 && double(problem.m) * double(problem.n) * double(problem.k) > cap;
+  return max_size > 0 && clgemm::bench::shape_of(problem).multiply_adds() > cap;
 }
 
 // Enqueues the contender's call once and waits for it to finish (the warm-up, which builds its
@@ -162,7 +164,7 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--list-suite", args.list_suite,
                  "print a suite's shapes (MxNxK, one a line, within --max-size) and exit");
   app.add_option("--max-size", args.max_size,
-                 "skip the shapes whose M*N*K is above S^3, for slow devices (e.g. 2048)")
+                 "skip the shapes whose batch*M*N*K is above S^3, for slow devices (e.g. 2048)")
       ->type_name("S")
       ->check(clgemm::cli::size_range());
   app.add_option("--batch", args.batch,
@@ -178,8 +180,9 @@ void add_options(CLI::App& app, Arguments& args) {
                  "further MxNxK shapes")
       ->delimiter(',');
   app.add_option("--peers", args.peers,
-                 "peers to include: all (those this build has), none, or names (clblast, "
-                 "openblas)")
+                 "peers to include: all (those this build has), none, or names (clblast: Gemm, "
+                 "and GemmStridedBatched and GemmBatched for batches; openblas; clgemm-unfused: "
+                 "clgemm's product then a separate bias and activation pass, for epilogues)")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--min-time", args.min_time, "seconds of repeated calls per measurement")
@@ -201,7 +204,7 @@ void add_options(CLI::App& app, Arguments& args) {
 
 int list_suite(const Arguments& args) {
   for (const auto& shape : clgemm::bench::suite_shapes(args.list_suite))
-    if (!above_cap(clgemm::GemmProblem::packed(shape.m, shape.n, shape.k), args.max_size))
+    if (!above_cap(clgemm::bench::problem_of(shape), args.max_size))
       std::cout << clgemm::bench::shape_text(shape) << "\n";
   return clgemm::cli::kSuccess;
 }
@@ -228,7 +231,7 @@ int run_benchmark(Arguments& args) {
   std::vector<clgemm::GemmProblem> kept;
   for (const auto& problem : problems)
     if (above_cap(problem, args.max_size))
-      info.skipped.push_back({problem.m, problem.n, problem.k});
+      info.skipped.push_back(clgemm::bench::shape_of(problem));
     else
       kept.push_back(problem);
   problems = kept;
@@ -252,16 +255,25 @@ int run_benchmark(Arguments& args) {
   if (status != CL_SUCCESS) throw clgemm::OpenCLError("clCreateCommandQueue", status);
   std::vector<Result> results;
   bool all_passed = true;
-  for (const auto& problem : problems) {
+  for (const auto& shape_problem : problems) {
     Operands o;
-    o.problem = problem;
-    o.a = clgemm::random_matrix(problem.a_elements(), 1);
-    o.b = clgemm::random_matrix(problem.b_elements(), 2);
-    o.c = clgemm::random_matrix(problem.c_elements(), 3);
+    o.a = clgemm::random_matrix(shape_problem.a_elements(), 1);
+    o.b = clgemm::random_matrix(shape_problem.b_elements(), 2);
+    o.c = clgemm::random_matrix(shape_problem.c_elements(), 3);
+    o.bias = clgemm::random_matrix(shape_problem.bias_elements(), 4);
     o.a_mem = clgemm::cli::device_copy(context.opencl_context(), o.a);
     o.b_mem = clgemm::cli::device_copy(context.opencl_context(), o.b);
     o.c_mem = clgemm::cli::device_copy(context.opencl_context(), o.c);
+    if (!o.bias.empty()) o.bias_mem = clgemm::cli::device_copy(context.opencl_context(), o.bias);
     o.queue = queue;
+    o.context = &context;
+    // The host view (verified against) reads the bias from o.bias, the calls from o.bias_mem.
+    o.problem = shape_problem;
+    clgemm::GemmProblem problem = shape_problem;
+    if (o.bias_mem) {
+      o.problem.epilogue.bias_data = o.bias.data();
+      problem.epilogue.bias_buffer = o.bias_mem;
+    }
     auto read_c = [&] {
       std::vector<float> c(o.c.size());
       clEnqueueReadBuffer(queue, o.c_mem, CL_TRUE, 0, c.size() * sizeof(float), c.data(), 0,
@@ -290,6 +302,7 @@ int run_benchmark(Arguments& args) {
       row.push_back(r);
     }
     for (auto& peer : peers) {
+      if (!peer.applies(problem)) continue;
       std::vector<float> host_c = o.c;
       auto enqueue = [&] { peer.enqueue(o, host_c); };
       auto finish = [&] {
@@ -306,7 +319,8 @@ int run_benchmark(Arguments& args) {
       all_passed = all_passed && r.passed;
       results.push_back(r);
     }
-    for (cl_mem m : {o.a_mem, o.b_mem, o.c_mem}) clReleaseMemObject(m);
+    for (cl_mem m : {o.a_mem, o.b_mem, o.c_mem, o.bias_mem})
+      if (m) clReleaseMemObject(m);
   }
   clReleaseCommandQueue(queue);
   clgemm::bench::print_geometric_means(clgemm::bench::geometric_means(results));

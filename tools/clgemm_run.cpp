@@ -1,6 +1,6 @@
-// clgemm-run: builds one kernel (or the whole ladder), runs it on random matrices, verifies
-// the result against the double-accumulated host reference and reports the enqueue + finish
-// time and GFLOP/s. Build, upload and download times are reported on lines of their own.
+// clgemm-run: builds one kernel (or the whole ladder), runs it on random matrices (one product or
+// a batch, with or without a fused bias and activation), verifies the result against the
+// double-accumulated host reference and reports the enqueue + finish time and GFLOP/s. Build, upload and download times are reported on lines of their own.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cfloat>
@@ -29,6 +29,21 @@ struct Arguments {
   clgemm::cli::DeviceOptions where;  // --platform, --device
   std::string layout = "row", trans_a = "n", trans_b = "n";
   std::vector<std::string> defines;
+  // A batch: strides in elements (-1: packed, each product right after the previous one).
+  std::int64_t batch = 1;
+  std::int64_t stride_a = -1, stride_b = -1, stride_c = -1;
+  bool table = false;  // a host product table with the strides' placements
+  // The fused epilogue.
+  std::string bias = "none", activation = "none";
+  std::int64_t bias_stride = 0;
+  std::vector<double> clamp;  // LO,HI for --act clamp
+};
+
+// The inputs of one run: A, B and C, and the product table and bias vector the problem points
+// into (so a copy of the problem must not outlive them).
+struct Inputs {
+  std::vector<clgemm::BatchProduct> products;
+  std::vector<float> bias;
 };
 
 // Above this many multiply-adds the random inputs, the runs and the verification each take a
@@ -43,6 +58,15 @@ std::string milliseconds(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
   return text;
+}
+
+// "batch=8 (strides 64, 64, 64)" or "batch=8 (product table)"; empty for a single product.
+std::string batch_text(const clgemm::GemmProblem& problem) {
+  if (problem.batch == 1) return "";
+  if (problem.products.given()) return " batch=" + std::to_string(problem.batch) + " (product table)";
+  return " batch=" + std::to_string(problem.batch) + " stride_a=" + std::to_string(problem.stride_a) +
+         " stride_b=" + std::to_string(problem.stride_b) +
+         " stride_c=" + std::to_string(problem.stride_c);
 }
 
 // One kernel's measurement (clgemm/measure.hpp): the first call builds the program and is
@@ -108,6 +132,12 @@ nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmPro
       {"ldc", problem.ldc},
       {"alpha", problem.alpha},
       {"beta", problem.beta},
+      {"batch", problem.batch},
+      {"product_table", problem.products.given()},
+      {"epilogue", run.record.epilogue},
+      {"bias", clgemm::bias_name(problem.epilogue.bias)},
+      {"bias_stride", problem.epilogue.bias_stride},
+      {"activation", clgemm::activation_name(problem.epilogue.activation)},
       {"build_seconds", run.record.build_seconds},
       {"build_origin", build_origin(run.record)},
       {"upload_seconds", run.upload_seconds},
@@ -120,6 +150,15 @@ nlohmann::json to_json(const clgemm::DeviceLimits& device, const clgemm::GemmPro
       {"device_median_seconds", run.device.median},
       {"gflops", gflops},
   };
+  if (!problem.products.given()) {
+    j["stride_a"] = problem.stride_a;
+    j["stride_b"] = problem.stride_b;
+    j["stride_c"] = problem.stride_c;
+  }
+  if (problem.epilogue.activation == clgemm::Activation::Clamp) {
+    j["clamp_low"] = problem.epilogue.clamp_low;
+    j["clamp_high"] = problem.epilogue.clamp_high;
+  }
   if (run.verified)
     j["verification"] = {{"passed", run.verification.passed},
                          {"sampled", run.verification.sampled},
@@ -151,6 +190,10 @@ void print_single(const KernelRun& run) {
             << (t.precision_path.empty() || t.precision_path == precision ? ""
                                                                           : ", " + t.precision_path)
             << "\n";
+  if (t.batch != 1)
+    std::cout << "batch:     " << t.batch
+              << (t.product_table ? " products, placed by a product table" : " strided products")
+              << "\n";
   std::cout << "options:   " << t.build_options << "\n"
             << "build:     " << milliseconds(t.build_seconds) << " (" << build_origin(t) << ")\n"
             << "upload:    " << milliseconds(run.upload_seconds) << "\n"
@@ -213,6 +256,43 @@ void add_options(CLI::App& app, Arguments& args) {
                  "call, which builds the kernel and runs it once)")
       ->capture_default_str()
       ->check(CLI::Range(0, clgemm::cli::kMaxRuns));
+  app.add_option("--batch", args.batch, "products of the same shape computed in one call")
+      ->capture_default_str()
+      ->check(size);
+  const auto stride = CLI::Range(std::int64_t(0), std::int64_t(INT64_MAX));
+  app.add_option("--stride-a", args.stride_a,
+                 "elements between the starts of consecutive products' A (default: packed, "
+                 "one A's extent; 0 broadcasts one A)")
+      ->check(stride);
+  app.add_option("--stride-b", args.stride_b,
+                 "elements between consecutive products' B (default: packed; 0 broadcasts one B)")
+      ->check(stride);
+  app.add_option("--stride-c", args.stride_c,
+                 "elements between consecutive products' C (default: packed; at least one C's "
+                 "extent)")
+      ->check(stride);
+  app.add_flag("--table", args.table,
+               "give the batch as a host product table (CLBlast's GemmBatched form) with the "
+               "placements the strides describe, instead of the strides");
+  app.add_option("--bias", args.bias,
+                 "add a bias vector before the activation: none, row (M values, one per row of "
+                 "C) or col (N values, one per column)")
+      ->check(CLI::IsMember({"none", "row", "col"}))
+      ->capture_default_str();
+  app.add_option("--bias-stride", args.bias_stride,
+                 "elements between consecutive products' bias vectors (default 0: one vector "
+                 "for the whole batch)")
+      ->check(stride);
+  app.add_option("--act", args.activation,
+                 "activation applied last: none, relu, gelu (the tanh form) or clamp (needs "
+                 "--clamp)")
+      ->check(CLI::IsMember({"none", "relu", "gelu", "clamp"}))
+      ->capture_default_str();
+  app.add_option("--clamp", args.clamp, "the bounds LO,HI of --act clamp (LO <= HI)")
+      ->delimiter(',')
+      ->expected(2)
+      ->type_name("LO,HI")
+      ->check(clgemm::cli::finite_range(-FLT_MAX, FLT_MAX));
   app.add_option("-D,--define", args.defines, "override a kernel parameter, e.g. -D TILE=8");
   app.add_option("--precision", args.precision,
                  "fp32, tf32 (operands rounded to TF32) or 3xtf32 (three TF32 products, FP32 "
@@ -224,7 +304,52 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_flag("!--no-verify", args.verify, "skip the comparison with the host reference");
 }
 
-clgemm::GemmProblem make_problem(const Arguments& args) {
+// The batch and the epilogue of `args` on `problem`, whose shape is set; the product table and
+// the bias vector it points to are kept in `inputs`.
+void add_batch_and_epilogue(const Arguments& args, clgemm::GemmProblem& problem, Inputs& inputs) {
+  problem.batch = args.batch;
+  problem.stride_a = args.stride_a >= 0 ? args.stride_a : std::int64_t(problem.a_extent());
+  problem.stride_b = args.stride_b >= 0 ? args.stride_b : std::int64_t(problem.b_extent());
+  problem.stride_c = args.stride_c >= 0 ? args.stride_c : std::int64_t(problem.c_extent());
+  if (args.table) {
+    clgemm::validate_problem(problem);  // the strides' own checks name the flags' values
+    for (std::int64_t p = 0; p < problem.batch; ++p)
+      inputs.products.push_back({cl_ulong(p * problem.stride_a), cl_ulong(p * problem.stride_b),
+                                 cl_ulong(p * problem.stride_c), problem.alpha, problem.beta});
+    problem.stride_a = problem.stride_b = problem.stride_c = 0;
+    problem.products.host = inputs.products.data();
+  }
+  auto& e = problem.epilogue;
+  e.bias = args.bias == "row"   ? clgemm::Bias::PerRow
+           : args.bias == "col" ? clgemm::Bias::PerColumn
+                                : clgemm::Bias::None;
+  if (args.bias_stride != 0 && e.bias == clgemm::Bias::None)
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                        "--bias-stride is given, but --bias is none: say row or col",
+                        clgemm::Argument::Bias);
+  e.bias_stride = args.bias_stride;
+  e.activation = args.activation == "relu"    ? clgemm::Activation::ReLU
+                 : args.activation == "gelu"  ? clgemm::Activation::GELU
+                 : args.activation == "clamp" ? clgemm::Activation::Clamp
+                                              : clgemm::Activation::None;
+  if (e.activation == clgemm::Activation::Clamp && args.clamp.empty())
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                        "--act clamp needs its bounds: --clamp LO,HI", clgemm::Argument::Activation);
+  if (e.activation != clgemm::Activation::Clamp && !args.clamp.empty())
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                        "--clamp is given, but the activation is " + args.activation +
+                            ": say --act clamp",
+                        clgemm::Argument::Activation);
+  if (!args.clamp.empty() && args.clamp[0] > args.clamp[1]) {
+    std::ostringstream text;
+    text << "--clamp " << args.clamp[0] << "," << args.clamp[1] << ": LO must not be above HI";
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument, text.str(),
+                        clgemm::Argument::Activation);
+  }
+  if (!args.clamp.empty()) e.clamp_low = float(args.clamp[0]), e.clamp_high = float(args.clamp[1]);
+}
+
+clgemm::GemmProblem make_problem(const Arguments& args, Inputs& inputs) {
   clgemm::GemmProblem problem;
   problem.n = args.n;
   problem.m = args.m ? args.m : args.n;
@@ -237,12 +362,14 @@ clgemm::GemmProblem make_problem(const Arguments& args) {
   problem.ldc = args.ldc ? args.ldc : problem.min_ldc();
   problem.alpha = args.alpha;
   problem.beta = args.beta;
+  add_batch_and_epilogue(args, problem, inputs);
   clgemm::validate_problem(problem);
   return problem;
 }
 
 int run_gemm(const Arguments& args) {
-  const clgemm::GemmProblem problem = make_problem(args);
+  Inputs inputs;
+  clgemm::GemmProblem problem = make_problem(args, inputs);
   const clgemm::KernelOptions overrides = clgemm::cli::parse_defines(args.defines);
   if (args.kernel == "all" && !overrides.empty())
     throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
@@ -274,7 +401,11 @@ int run_gemm(const Arguments& args) {
               << (args.trans_b == "t" ? "B^T" : "B") << " + beta * C, M=" << problem.m
               << " N=" << problem.n << " K=" << problem.k << " lda=" << problem.lda
               << " ldb=" << problem.ldb << " ldc=" << problem.ldc << " alpha=" << problem.alpha
-              << " beta=" << problem.beta << std::endl;
+              << " beta=" << problem.beta << batch_text(problem) << "\n";
+    if (!problem.epilogue.is_identity())
+      std::cout << "epilogue:  C = act(alpha * A * B + beta * C + bias): "
+                << clgemm::describe_epilogue(problem.epilogue) << "\n";
+    std::cout << std::flush;
   }
 
   if (is_large(problem)) {
@@ -286,6 +417,8 @@ int run_gemm(const Arguments& args) {
   const auto a = clgemm::random_matrix(problem.a_elements(), 1);
   const auto b = clgemm::random_matrix(problem.b_elements(), 2);
   const auto c = clgemm::random_matrix(problem.c_elements(), 3);
+  inputs.bias = clgemm::random_matrix(problem.bias_elements(), 4);
+  if (!inputs.bias.empty()) problem.epilogue.bias_data = inputs.bias.data();
   std::vector<KernelRun> runs;
   bool all_passed = true;
   for (const auto& kernel : kernels) {
@@ -308,7 +441,8 @@ int run_gemm(const Arguments& args) {
 
 int main(int argc, char** argv) {
   Arguments args;
-  CLI::App app{"Run, time and verify clgemm kernels: C = alpha * A * B + beta * C (row-major).",
+  CLI::App app{"Run, time and verify clgemm kernels: C = act(alpha * A * B + beta * C + bias), "
+               "one product or a batch.",
                "clgemm-run"};
   add_options(app, args);
   return clgemm::cli::run_tool(app, argc, argv, [&] { return run_gemm(args); });

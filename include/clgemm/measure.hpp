@@ -63,7 +63,8 @@ struct GemmMeasurement {
 // Measures `problem` on this context: uploads A, B and C once into device buffers, makes a
 // first call (it builds the program; its result is verified when `verify`), then repeats as
 // `policy` says, each call starting from the original C, on a queue with profiling enabled.
-// `c` holds C before the call and receives the result of one call. A call that launches
+// `c` holds C before the call and receives the result of one call. A bias given as a host
+// array (problem.epilogue.bias_data) is uploaded with A and B, and the calls read it there. A call that launches
 // nothing (an empty problem; alpha = 0 or K = 0 with beta = 1) has no timings.
 GemmMeasurement measure_gemm(Context& context, const GemmProblem& problem, const float* a,
                              const float* b, float* c, const RunSettings& settings,

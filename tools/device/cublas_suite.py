@@ -6,7 +6,14 @@ through ctypes (libcublas from the CUDA toolkit or the nvidia-cublas wheel that 
 installs; libcuda from the driver). The shapes come from tools/bench_suites.json (--suite,
 --max-size as clgemm-bench's) or from a clgemm-bench JSON (--shapes-from: exactly the shapes
 that run measured). Each shape is row-major C (M x N) = A (M x K) * B (K x N), alpha 1, beta 0,
-computed as the column-major C^T = B^T * A^T, with A and B uniform in [-1, 1).
+computed as the column-major C^T = B^T * A^T, with A and B uniform in [-1, 1). A batched shape
+(the suite's {"shape": [M, N, K], "batch": B}) runs B packed products in one
+cublasSgemmStridedBatched. A shape with an epilogue ("bias": "row"|"col", "act": "relu"|"gelu")
+runs as PyTorch would write it, imported only then: torch.nn.functional.linear (col bias, one
+product), torch.addmm (row bias) or torch.baddbmm (a batch), followed by torch.relu or
+torch.nn.functional.gelu(x, approximate="tanh"); TF32 off (torch.backends.cuda.matmul.allow_tf32)
+for the fp32 figures, on for the tf32 ones. Those rows keep the contender names cublas-fp32 and
+cublas-tf32 (PyTorch's matrix products are cuBLAS's), with "method" saying what ran.
 
 For each shape and precision (fp32: CUBLAS_DEFAULT_MATH; tf32: CUBLAS_TF32_TENSOR_OP_MATH):
   per call      one cublasSgemm and a context synchronize, host-timed; the median over calls
@@ -19,8 +26,11 @@ and a few elements of C are checked against a double dot product (normalised err
 Writes JSON (-o, default stdout) in this form, the rows named as clgemm-bench's:
   {"tool": "cublas_suite.py", "device": str, "cublas_version": int, "suite": str|null,
    "max_size": int|null, "source": str, "timing": {...},
-   "results": [{"contender": "cublas-fp32"|"cublas-tf32", "library": "cublas",
-                "precision": "fp32"|"tf32", "m", "n", "k", "median_seconds", "gflops", "runs",
+   "results": [{"contender": "cublas-fp32"|"cublas-tf32", "library": "cublas"|"torch",
+                "method": str, "precision": "fp32"|"tf32", "m", "n", "k",
+                "batch_count": int, "bias": "none"|"row"|"col",
+                "activation": "none"|"relu"|"gelu", "shape": "MxNxK[*B][+colbias][+gelu]",
+                "median_seconds", "gflops", "runs",
                 "back_to_back_seconds", "back_to_back_gflops", "batch", "batches",
                 "checked_elements", "max_normalised_error", "verified": bool}],
    "geometric_means": [{"contender", "shapes", "per_call_gflops", "back_to_back_gflops"}]}
@@ -64,14 +74,46 @@ def note(message):
 
 
 # --- shapes -------------------------------------------------------------------------------
+# A shape is (m, n, k, batch, bias, act): bias "none", "row" or "col", act "none", "relu" or
+# "gelu", as tools/bench_suites.json and clgemm-bench's rows ("batch_count", "bias",
+# "activation") give them.
+
+BIASES, ACTIVATIONS = ("none", "row", "col"), ("none", "relu", "gelu")
+
+
+def suite_shape(entry):
+    """[M, N, K] or {"shape": [M, N, K], "batch": B, "bias": ..., "act": ...}."""
+    if isinstance(entry, dict):
+        m, n, k = (int(v) for v in entry["shape"])
+        shape = (m, n, k, int(entry.get("batch", 1)), entry.get("bias", "none"),
+                 entry.get("act", "none"))
+    else:
+        m, n, k = (int(v) for v in entry)
+        shape = (m, n, k, 1, "none", "none")
+    if shape[4] not in BIASES or shape[5] not in ACTIVATIONS or shape[3] < 1:
+        fail(f"{SUITES}: bad shape {entry}")
+    return shape
+
+
+def multiply_adds(shape):
+    m, n, k, batch = shape[:4]
+    return batch * m * n * k
+
+
+def shape_label(shape):
+    """clgemm-bench's label: MxNxK[*B][+rowbias|+colbias][+relu|+gelu]."""
+    m, n, k, batch, bias, act = shape
+    return (f"{m}x{n}x{k}" + (f"*{batch}" if batch != 1 else "")
+            + (f"+{bias}bias" if bias != "none" else "") + (f"+{act}" if act != "none" else ""))
+
 
 def suite_shapes(name, max_size, path=SUITES):
     with open(path, encoding="utf-8") as f:
         suites = json.load(f)["suites"]
     if name not in suites:
         fail(f"--suite: unknown suite '{name}'; the suites are {', '.join(suites)}")
-    shapes = [tuple(int(v) for v in s) for s in suites[name]["shapes"]]
-    return [s for s in shapes if not max_size or s[0] * s[1] * s[2] <= max_size ** 3]
+    shapes = [suite_shape(s) for s in suites[name]["shapes"]]
+    return [s for s in shapes if not max_size or multiply_adds(s) <= max_size ** 3]
 
 
 def bench_shapes(path):
@@ -81,7 +123,11 @@ def bench_shapes(path):
     rows = data.get("results", []) if isinstance(data, dict) else data
     shapes = []
     for row in rows:
-        shape = (int(row["m"]), int(row["n"]), int(row["k"]))
+        shape = (int(row["m"]), int(row["n"]), int(row["k"]), int(row.get("batch_count", 1)),
+                 str(row.get("bias", "none")), str(row.get("activation", "none")))
+        if shape[4] not in BIASES or shape[5] not in ACTIVATIONS:
+            fail(f"{path}: a row has bias '{shape[4]}' and activation '{shape[5]}', which this "
+                 f"script does not time")
         if shape not in shapes:
             shapes.append(shape)
     return shapes, data if isinstance(data, dict) else {}
@@ -193,6 +239,13 @@ class Cublas:
                       ctypes.c_int, ctypes.POINTER(ctypes.c_float), ctypes.c_uint64,
                       ctypes.c_int, ctypes.c_uint64, ctypes.c_int,
                       ctypes.POINTER(ctypes.c_float), ctypes.c_uint64, ctypes.c_int]
+        g = self.lib.cublasSgemmStridedBatched
+        g.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.POINTER(ctypes.c_float),
+                      ctypes.c_uint64, ctypes.c_int, ctypes.c_longlong,
+                      ctypes.c_uint64, ctypes.c_int, ctypes.c_longlong,
+                      ctypes.POINTER(ctypes.c_float),
+                      ctypes.c_uint64, ctypes.c_int, ctypes.c_longlong, ctypes.c_int]
         self.alpha, self.beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
 
     @staticmethod
@@ -212,6 +265,18 @@ class Cublas:
             status = f(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, pa, b, n, a, k, pb, c, n)
             if status != 0:
                 fail(f"cublasSgemm failed with cuBLAS status {status}")
+        return call
+
+    def strided_batched_call(self, m, n, k, batch, a, b, c):
+        """A callable that enqueues `batch` packed row-major products C_p = A_p * B_p."""
+        f, handle = self.lib.cublasSgemmStridedBatched, self.handle
+        pa, pb = ctypes.byref(self.alpha), ctypes.byref(self.beta)
+
+        def call():
+            status = f(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, pa, b, n, k * n, a, k, m * k,
+                       pb, c, n, m * n, batch)
+            if status != 0:
+                fail(f"cublasSgemmStridedBatched failed with cuBLAS status {status}")
         return call
 
 
@@ -243,21 +308,98 @@ def measure(enqueue, synchronize, min_time, batch):
     return per_call, statistics.median(batches) / calls, calls, len(batches)
 
 
-def check_elements(cuda, c, m, n, k, block, count=4):
-    """The worst normalised error |c - ref| / sum |a b| over a few elements of C."""
-    # A and B were each filled with the block tiled from its start.
-    a_at = lambda i, p: block[(i * k + p) % len(block)]  # noqa: E731
-    worst = 0.0
+def check_elements(cuda, c, m, n, k, block, count=4, batch=1):
+    """The worst normalised error |c - ref| / sum |a b| over a few elements of C (of the first
+    and the last product of a batch)."""
+    # A and B were each filled with the block tiled from its start, the products packed.
+    worst, checked = 0.0, 0
     picks = [(0, 0), (m - 1, n - 1), (m // 2, n // 3), (m // 3, n // 2)][:count]
-    for i, j in picks:
-        ref = magnitude = 0.0
-        for p in range(k):
-            product = a_at(i, p) * block[(p * n + j) % len(block)]
-            ref += product
-            magnitude += abs(product)
-        error = abs(cuda.read(c, i * n + j) - ref)
-        worst = max(worst, error / magnitude if magnitude else error)
-    return len(picks), worst
+    for product in sorted({0, batch - 1}):
+        a0, b0, c0 = product * m * k, product * k * n, product * m * n
+        for i, j in picks:
+            ref = magnitude = 0.0
+            for p in range(k):
+                value = (block[(a0 + i * k + p) % len(block)]
+                         * block[(b0 + p * n + j) % len(block)])
+                ref += value
+                magnitude += abs(value)
+            error = abs(cuda.read(c, c0 + i * n + j) - ref)
+            worst = max(worst, error / magnitude if magnitude else error)
+            checked += 1
+    return checked, worst
+
+
+# --- epilogues through PyTorch -----------------------------------------------------------
+
+def torch_module():
+    try:
+        import torch  # noqa: PLC0415 (only the epilogue shapes need it)
+    except ImportError:
+        fail("the shapes with an epilogue are timed through PyTorch, which this python3 lacks")
+    if not torch.cuda.is_available():
+        fail("the shapes with an epilogue are timed through PyTorch, which sees no CUDA device")
+    return torch
+
+
+def torch_epilogue(shape, precision):
+    """(method, call, check, synchronize) for a shape with an epilogue: `call` enqueues it as
+    PyTorch code would be written, `check` returns (elements checked, worst normalised error)
+    of its last result against float64 on a few rows of the first and last product."""
+    torch = torch_module()
+    functional = torch.nn.functional
+    m, n, k, batch, bias_kind, act = shape
+    torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+    torch.backends.cudnn.allow_tf32 = precision == "tf32"
+    generator = torch.Generator(device="cuda").manual_seed(1)
+
+    def uniform(*size):
+        return torch.rand(*size, device="cuda", generator=generator) * 2 - 1
+    batched = batch > 1
+    a = uniform(batch, m, k) if batched else uniform(m, k)
+    # B's transpose, as torch.nn.Linear stores its weight; one per product of a batch.
+    w = uniform(batch, n, k) if batched else uniform(n, k)
+    b = w.transpose(-1, -2)
+    bias = uniform(m if bias_kind == "row" else n) if bias_kind != "none" else None
+    activations = {"none": (lambda x: x, "none"),
+                   "relu": (torch.relu, "torch.relu"),
+                   "gelu": (lambda x: functional.gelu(x, approximate="tanh"),
+                            "gelu(approximate='tanh')")}
+    activate, act_name = activations[act]
+    if bias_kind == "none":
+        product, product_name = ((lambda: torch.bmm(a, b), "torch.bmm")
+                                 if batched else (lambda: torch.mm(a, b), "torch.mm"))
+    elif bias_kind == "col" and not batched:
+        product, product_name = (lambda: functional.linear(a, w, bias)), "F.linear"
+    else:
+        view = bias.view(m, 1) if bias_kind == "row" else bias.view(1, n)
+        product, product_name = ((lambda: torch.baddbmm(view.unsqueeze(0), a, b),
+                                  "torch.baddbmm")
+                                 if batched else (lambda: torch.addmm(view, a, b), "torch.addmm"))
+    result = {}
+
+    def call():
+        result["c"] = activate(product())
+
+    def check():
+        rows = sorted({0, m // 2, m - 1})
+        worst, checked = 0.0, 0
+        for p in sorted({0, batch - 1}):
+            a_p = (a[p] if batched else a)[rows].double()
+            c_p = (result["c"][p] if batched else result["c"])[rows].double()
+            w_p = (w[p] if batched else w).double()
+            ref = a_p @ w_p.t()
+            magnitude = a_p.abs() @ w_p.abs().t()
+            if bias is not None:
+                added = bias.double()[rows].view(-1, 1) if bias_kind == "row" else bias.double()
+                ref, magnitude = ref + added, magnitude + added.abs()
+            if act == "relu":
+                ref = torch.relu(ref)
+            elif act == "gelu":
+                ref = functional.gelu(ref, approximate="tanh")
+            error = ((c_p - ref).abs() / magnitude.clamp_min(1e-30)).max().item()
+            worst, checked = max(worst, error), checked + c_p.numel()
+        return checked, worst
+    return f"{product_name} + {act_name}", call, check, torch.cuda.synchronize
 
 
 def geometric_means(rows):
@@ -317,20 +459,35 @@ def main():
     block = array.array("f", (generator.uniform(-1.0, 1.0) for _ in range(BLOCK)))
 
     rows = []
-    for m, n, k in shapes:
-        a, b, c = cuda.alloc(m * k), cuda.alloc(k * n), cuda.alloc(m * n)
-        cuda.fill(a, m * k, block)
-        cuda.fill(b, k * n, block)
-        cuda.fill(c, m * n, block)
-        cuda.synchronize()
+    for shape in shapes:
+        m, n, k, batch, bias, act = shape
+        epilogue = bias != "none" or act != "none"
+        if not epilogue:
+            a, b = cuda.alloc(batch * m * k), cuda.alloc(batch * k * n)
+            c = cuda.alloc(batch * m * n)
+            cuda.fill(a, batch * m * k, block)
+            cuda.fill(b, batch * k * n, block)
+            cuda.fill(c, batch * m * n, block)
+            cuda.synchronize()
         for precision, mode in precisions:
-            cublas.math_mode(mode)
-            per_call, back_to_back, calls, batches = measure(
-                cublas.sgemm_call(m, n, k, a, b, c), cuda.synchronize, args.min_time, args.batch)
-            checked, error = check_elements(cuda, c, m, n, k, block)
-            flops = 2.0 * m * n * k
-            row = {"contender": f"cublas-{precision}", "library": "cublas",
-                   "precision": precision, "m": m, "n": n, "k": k,
+            if epilogue:
+                method, call, check, synchronize = torch_epilogue(shape, precision)
+                library = "torch"
+            else:
+                cublas.math_mode(mode)
+                library = "cublas"
+                method = "cublasSgemmStridedBatched" if batch > 1 else "cublasSgemm"
+                call = (cublas.strided_batched_call(m, n, k, batch, a, b, c) if batch > 1
+                        else cublas.sgemm_call(m, n, k, a, b, c))
+                synchronize = cuda.synchronize
+                check = lambda: check_elements(cuda, c, m, n, k, block, batch=batch)  # noqa: E731
+            per_call, back_to_back, calls, batches = measure(call, synchronize, args.min_time,
+                                                             args.batch)
+            checked, error = check()
+            flops = 2.0 * batch * m * n * k
+            row = {"contender": f"cublas-{precision}", "library": library, "method": method,
+                   "precision": precision, "m": m, "n": n, "k": k, "batch_count": batch,
+                   "bias": bias, "activation": act, "shape": shape_label(shape),
                    "median_seconds": per_call, "gflops": flops / per_call * 1e-9,
                    "back_to_back_seconds": back_to_back,
                    "back_to_back_gflops": flops / back_to_back * 1e-9,
@@ -338,12 +495,13 @@ def main():
                    "max_normalised_error": error,
                    "verified": error <= ERROR_BOUND[precision]}
             rows.append(row)
-            note(f"{m}x{n}x{k} {precision}: per call {per_call * 1e3:.3f} ms "
+            note(f"{shape_label(shape)} {precision} ({method}): per call {per_call * 1e3:.3f} ms "
                  f"{row['gflops']:.1f} GFLOP/s, back to back {back_to_back * 1e3:.3f} ms "
                  f"{row['back_to_back_gflops']:.1f} GFLOP/s, error {error:.2e}"
                  + ("" if row["verified"] else " WRONG"))
-        for pointer in (a, b, c):
-            cuda.free(pointer)
+        if not epilogue:
+            for pointer in (a, b, c):
+                cuda.free(pointer)
 
     report = {"tool": "cublas_suite.py", "device": cuda.device_name,
               "cublas_version": cublas.version, "suite": suite,
