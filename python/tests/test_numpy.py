@@ -1,6 +1,12 @@
 """sgemm on NumPy arrays against float64 NumPy: odd shapes, both storage orders of each
 operand, transposes, alpha and beta (beta = 0 never reads C), C written in place, every fp32
-kernel of the catalogue and the precision modes."""
+kernel of the catalogue and the precision modes.
+
+PoCL takes about half a minute to compile each variant of `blocked`, the kernel `auto` runs
+here, and the transposes and the alignment of the leading dimensions (multiples of 8) are
+compiled in. So the tests of `auto` keep to unaligned sizes without transposes (one program),
+and the layout tests, which check how operands are mapped to the library's problem, run
+`tile`, which compiles in a second or two."""
 
 import itertools
 
@@ -14,8 +20,8 @@ SHAPES = [  # (M, N, K)
     (1, 1, 1),
     (7, 13, 5),
     (65, 33, 127),
-    (300, 4, 24),  # tall
-    (4, 300, 24),  # wide
+    (300, 4, 25),  # tall
+    (4, 300, 25),  # wide
     (48, 40, 1),  # thin K
     (3, 5, 700),  # deep K
 ]
@@ -42,7 +48,8 @@ def test_layouts_and_transposes(ctx, rng, order_a, order_b, order_c, trans_a, tr
     a, b = operands(rng, m, n, k, trans_a, trans_b, order_a, order_b)
     c0 = matrix(rng, m, n, order_c)
     c = c0.copy(order="K")
-    out = ctx.sgemm(a, b, c, alpha=0.75, beta=-0.5, trans_a=trans_a, trans_b=trans_b)
+    out = ctx.sgemm(a, b, c, alpha=0.75, beta=-0.5, trans_a=trans_a, trans_b=trans_b,
+                    kernel="tile")
     assert out is c
     assert_gemm(c, a, b, c0, alpha=0.75, beta=-0.5, trans_a=trans_a, trans_b=trans_b)
 
@@ -50,13 +57,14 @@ def test_layouts_and_transposes(ctx, rng, order_a, order_b, order_c, trans_a, tr
 def test_transposed_views_are_column_major_operands(ctx, rng):
     """a.T of a C-contiguous array is F-contiguous: no copy, the same product as numpy's."""
     a, b = matrix(rng, 29, 17), matrix(rng, 31, 29)  # (a.T) is 17 x 29, (b.T) is 29 x 31
-    assert_gemm(ctx.sgemm(a.T, b.T), a.T, b.T)
-    assert_gemm(ctx.sgemm(a, b, trans_a=True, trans_b=True), a, b, trans_a=True, trans_b=True)
+    assert_gemm(ctx.sgemm(a.T, b.T, kernel="tile"), a.T, b.T)
+    assert_gemm(ctx.sgemm(a, b, trans_a=True, trans_b=True, kernel="tile"), a, b,
+                trans_a=True, trans_b=True)
 
 
 def test_vectors_in_either_order(ctx, rng):
     """A 1 x K row and a K x 1 column are both C- and F-contiguous."""
-    row, col = matrix(rng, 1, 40), matrix(rng, 40, 1)
+    row, col = matrix(rng, 1, 41), matrix(rng, 41, 1)
     assert_gemm(ctx.sgemm(row, col), row, col)
     assert_gemm(ctx.sgemm(col, row), col, row)
 
@@ -71,11 +79,11 @@ def test_alpha_beta(ctx, rng, alpha, beta):
     assert_gemm(c, a, b, c0, alpha=alpha, beta=beta)
 
 
-@pytest.mark.parametrize("order_c", "CF")
-def test_beta_zero_never_reads_c(ctx, rng, order_c):
+@pytest.mark.parametrize("order_c,kernel", [("C", "auto"), ("F", "tile")])
+def test_beta_zero_never_reads_c(ctx, rng, order_c, kernel):
     a, b = operands(rng, 9, 14, 6)
     c = np.full((9, 14), np.nan, dtype=np.float32, order=order_c)
-    ctx.sgemm(a, b, c, beta=0.0)
+    ctx.sgemm(a, b, c, beta=0.0, kernel=kernel)
     assert np.isfinite(c).all()
     assert_gemm(c, a, b)
 
@@ -99,7 +107,7 @@ def test_empty_sizes(ctx, rng):
 
 
 def test_read_only_operands(ctx, rng):
-    a, b = operands(rng, 8, 8, 8)
+    a, b = operands(rng, 9, 7, 5)
     a.flags.writeable = False
     b.flags.writeable = False
     assert_gemm(ctx.sgemm(a, b), a, b)
@@ -111,11 +119,10 @@ FP32_KERNELS = [k.name for k in clgemm.kernels() if "fp32" in k.precisions]
 @pytest.mark.parametrize("kernel", FP32_KERNELS)
 def test_every_fp32_kernel(ctx, rng, kernel):
     m, n, k = 37, 29, 41
-    a, b = operands(rng, m, n, k, trans_a=True)
-    c0 = matrix(rng, m, n, "F")
-    c, record = ctx.sgemm(a, b, c0.copy(order="F"), beta=0.25, trans_a=True, kernel=kernel,
-                          return_record=True)
-    assert_gemm(c, a, b, c0, beta=0.25, trans_a=True)
+    a, b = operands(rng, m, n, k)
+    c0 = matrix(rng, m, n)
+    c, record = ctx.sgemm(a, b, c0.copy(), beta=0.25, kernel=kernel, return_record=True)
+    assert_gemm(c, a, b, c0, beta=0.25)
     assert record.kernel == kernel and record.launches >= 1
 
 
@@ -128,7 +135,7 @@ def test_kernel_with_overrides(ctx, rng):
 
 @pytest.mark.parametrize("precision", ["fp32", "tf32", "3xtf32"])
 def test_precision_modes(ctx, rng, precision):
-    m, n, k = 40, 24, 72
+    m, n, k = 41, 23, 71
     a, b = operands(rng, m, n, k)
     c, record = ctx.sgemm(a, b, precision=precision, return_record=True)
     assert_gemm(c, a, b, precision=precision)
@@ -145,7 +152,7 @@ def test_tf32_rounds_the_operands(ctx):
 
 
 def test_record(ctx, rng):
-    a, b = operands(rng, 16, 16, 16)
+    a, b = operands(rng, 17, 15, 13)
     c, record = ctx.sgemm(a, b, return_record=True)
     assert isinstance(record, clgemm.GemmRecord)
     assert record.kernel in {k.name for k in clgemm.kernels()}

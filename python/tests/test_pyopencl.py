@@ -1,6 +1,8 @@
 """sgemm on PyOpenCL arrays and buffers, on the caller's queue, inside the caller's OpenCL
 context (Context.from_pyopencl): both storage orders, transposed views, offsets into a
-buffer, bare buffers with their sizes, events, and the errors of the device path."""
+buffer, bare buffers with their sizes, events, and the errors of the device path. As in
+test_numpy.py, calls with transposes run `tile` (cheap to compile) and `auto` sees unaligned
+sizes only."""
 
 import itertools
 
@@ -45,7 +47,8 @@ def test_layouts_in_place(cl_ctx, queue, rng, order_a, order_b, order_c):
     a, b, c0 = matrix(rng, m, k, order_a), matrix(rng, k, n, order_b), matrix(rng, m, n, order_c)
     c = on_device(queue, c0)
     assert c.flags.f_contiguous == (order_c == "F")
-    out = cl_ctx.sgemm(on_device(queue, a), on_device(queue, b), c, alpha=2.0, beta=0.5)
+    out = cl_ctx.sgemm(on_device(queue, a), on_device(queue, b), c, alpha=2.0, beta=0.5,
+                       kernel="tile")
     assert out is c
     assert_gemm(c.get(), a, b, c0, alpha=2.0, beta=0.5)
 
@@ -53,9 +56,9 @@ def test_layouts_in_place(cl_ctx, queue, rng, order_a, order_b, order_c):
 def test_transposed_views_and_flags(cl_ctx, queue, rng):
     a, b = matrix(rng, 30, 17), matrix(rng, 23, 30)  # a.T is 17 x 30, b.T is 30 x 23
     a_dev, b_dev = on_device(queue, a), on_device(queue, b)
-    assert_gemm(cl_ctx.sgemm(a_dev.T, b_dev.T).get(), a.T, b.T)
-    assert_gemm(cl_ctx.sgemm(a_dev, b_dev, trans_a=True, trans_b=True).get(), a, b,
-                trans_a=True, trans_b=True)
+    assert_gemm(cl_ctx.sgemm(a_dev.T, b_dev.T, kernel="tile").get(), a.T, b.T)
+    assert_gemm(cl_ctx.sgemm(a_dev, b_dev, trans_a=True, trans_b=True, kernel="tile").get(),
+                a, b, trans_a=True, trans_b=True)
 
 
 def test_offsets_into_a_buffer(cl_ctx, queue, rng):
@@ -75,13 +78,13 @@ def test_offsets_into_a_buffer(cl_ctx, queue, rng):
 
 
 def test_bare_buffers(cl_ctx, queue, rng):
-    m, n, k = 12, 10, 8
+    m, n, k = 13, 11, 9
     a, b = matrix(rng, k, m), matrix(rng, k, n)  # a is stored transposed
     flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
     a_buf = cl.Buffer(queue.context, flags, hostbuf=a)
     b_buf = cl.Buffer(queue.context, flags, hostbuf=b)
     c_buf = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE, size=m * n * 4)
-    out = cl_ctx.sgemm(a_buf, b_buf, c_buf, trans_a=True, m=m, n=n, k=k)
+    out = cl_ctx.sgemm(a_buf, b_buf, c_buf, trans_a=True, m=m, n=n, k=k, kernel="tile")
     assert out is c_buf
     c = np.empty((m, n), np.float32)
     cl.enqueue_copy(queue, c, c_buf)
@@ -103,7 +106,7 @@ def test_bare_buffers_need_sizes(cl_ctx, queue):
 
 def test_events_and_record(cl_ctx, queue, rng):
     """The call waits for the operands' events, and C's array gets the call's event."""
-    a, b = matrix(rng, 16, 8), matrix(rng, 8, 12)
+    a, b = matrix(rng, 15, 9), matrix(rng, 9, 13)
     a_dev, b_dev = on_device(queue, a), on_device(queue, b)
     marker = cl.enqueue_marker(queue)
     c, record = cl_ctx.sgemm(a_dev, b_dev, wait_for=[marker], return_record=True)
@@ -142,3 +145,14 @@ def test_from_pyopencl_context_and_types(queue, rng):
     assert_gemm(ctx.sgemm(on_device(queue, a), on_device(queue, b)).get(), a, b)
     with pytest.raises(TypeError, match=r"^from_pyopencl takes a pyopencl.CommandQueue"):
         clgemm.Context.from_pyopencl("not a queue")
+
+
+def test_empty_sizes_on_device(cl_ctx, queue, rng):
+    """M = 0 (an array with no buffer) returns an empty C; K = 0 sets C = beta * C."""
+    empty = cl_ctx.sgemm(cl_array.zeros(queue, (0, 5), np.float32),
+                         cl_array.zeros(queue, (5, 3), np.float32))
+    assert empty.shape == (0, 3)
+    c0 = matrix(rng, 4, 3)
+    c = cl_ctx.sgemm(cl_array.zeros(queue, (4, 0), np.float32),
+                     cl_array.zeros(queue, (0, 3), np.float32), on_device(queue, c0), beta=2.0)
+    np.testing.assert_allclose(c.get(), 2.0 * c0, rtol=1e-6)
