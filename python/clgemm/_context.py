@@ -35,6 +35,34 @@ def _require_str(value, name):
     return value
 
 
+def _describe_operands(kind, a, b, c, trans_a, trans_b, sizes):
+    """The Matrix of each operand (None for a missing c), (M, N, K) and the stack length.
+    `sizes` are the m=, n=, k= arguments: needed for bare pyopencl.Buffer operands, which
+    carry no shape, and refused with arrays, which do."""
+    bare = [name for name, x in (("a", a), ("b", b), ("c", c)) if is_buffer(x)]
+    if bare and None in sizes:
+        raise TypeError(f"{', '.join(bare)} {'is a' if len(bare) == 1 else 'are'} bare "
+                        "pyopencl.Buffer: give the sizes m=, n=, k= (or pass arrays)")
+    if not bare and sizes != (None, None, None):
+        raise TypeError("m=, n=, k= go with bare pyopencl.Buffer operands; "
+                        "arrays carry their shapes")
+    m, n, k = sizes
+
+    def describe(x, name, rows, cols, writable=False):
+        if is_buffer(x):
+            return describe_buffer(x, name, rows, cols)
+        return describe_array(x, name, kind, writable)
+
+    a_m = describe(a, "a", *((k, m) if trans_a else (m, k)))
+    b_m = describe(b, "b", *((n, k) if trans_b else (k, n)))
+    m, n, k = product_sizes(a_m, b_m, trans_a, trans_b)
+    c_m = describe(c, "c", m, n, writable=True) if c is not None else None
+    batch = product_batch(a_m, b_m, c_m)
+    if c_m is not None:
+        check_result_shape(c_m, m, n, batch)
+    return a_m, b_m, c_m, (m, n, k), batch
+
+
 class Context:
     """One OpenCL device and the programs built for it; safe to use from several threads.
 
@@ -126,28 +154,9 @@ class Context:
         alpha, beta = float(alpha), float(beta)
         if kind == HOST and (queue is not None or wait_for is not None):
             raise TypeError("queue= and wait_for= go with PyOpenCL operands, not NumPy arrays")
-        sizes = (m, n, k)
-        bare = [name for name, x in (("a", a), ("b", b), ("c", c)) if is_buffer(x)]
-        if bare and None in sizes:
-            raise TypeError(f"{', '.join(bare)} {'is a' if len(bare) == 1 else 'are'} bare "
-                            "pyopencl.Buffer: give the sizes m=, n=, k= (or pass arrays)")
-        if not bare and sizes != (None, None, None):
-            raise TypeError("m=, n=, k= go with bare pyopencl.Buffer operands; "
-                            "arrays carry their shapes")
-
-        def describe(x, name, rows, cols, writable=False):
-            if is_buffer(x):
-                return describe_buffer(x, name, rows, cols)
-            return describe_array(x, name, kind, writable)
-
-        a_m = describe(a, "a", *((k, m) if trans_a else (m, k)))
-        b_m = describe(b, "b", *((n, k) if trans_b else (k, n)))
-        m, n, k = product_sizes(a_m, b_m, trans_a, trans_b)
-        c_m = describe(c, "c", m, n, writable=True) if c is not None else None
-        batch = product_batch(a_m, b_m, c_m)
-        if c_m is not None:
-            check_result_shape(c_m, m, n, batch)
-        elif beta != 0.0:
+        a_m, b_m, c_m, (m, n, k), batch = _describe_operands(kind, a, b, c, trans_a, trans_b,
+                                                             (m, n, k))
+        if c_m is None and beta != 0.0:
             raise ValueError(f"beta = {beta} scales c, but no c was given")
         epilogue = describe_epilogue(bias, bias_along, act, m, n, kind)
         refuse_unavailable(batch, epilogue)
