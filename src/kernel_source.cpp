@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -27,6 +28,16 @@ std::string library_relative_kernel_dir() {
     return {};
   const fs::path lib = fs::path(info.dli_fname).parent_path();
   return (lib.parent_path() / "share" / "clgemm" / "kernels").string();
+}
+
+// The directory given to set_kernel_directory() ("" for none), and the lock guarding it.
+struct ProgramKernelDirectory {
+  std::mutex mutex;
+  std::string directory;
+};
+ProgramKernelDirectory& program_kernel_directory() {
+  static ProgramKernelDirectory instance;
+  return instance;
 }
 
 // False unless `path` is a regular file that could be read (see clgemm/files.hpp: a
@@ -77,13 +88,28 @@ namespace clgemm {
 std::vector<std::string> kernel_search_path() {
   std::vector<std::string> dirs;
   if (const char* env = std::getenv("CLGEMM_KERNEL_DIR"); env && *env) dirs.push_back(env);
+  {
+    auto& named = detail::program_kernel_directory();
+    std::lock_guard<std::mutex> lock(named.mutex);
+    if (!named.directory.empty()) dirs.push_back(named.directory);
+  }
   // An installed library prefers the kernels installed beside it over the source tree it was
   // built from (which may have changed or be gone); a library in the build tree has none.
   const std::string relative = detail::library_relative_kernel_dir();
   if (!relative.empty()) dirs.push_back(relative);
+#ifdef CLGEMM_BUILD_KERNEL_DIR  // not in a Python wheel (CLGEMM_KERNEL_DIR_FALLBACKS=OFF)
   dirs.push_back(CLGEMM_BUILD_KERNEL_DIR);
   if (relative != CLGEMM_INSTALL_KERNEL_DIR) dirs.push_back(CLGEMM_INSTALL_KERNEL_DIR);
+#endif
   return dirs;
+}
+
+void set_kernel_directory(const std::string& directory) try {
+  auto& named = detail::program_kernel_directory();
+  std::lock_guard<std::mutex> lock(named.mutex);
+  named.directory = directory;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
 }
 
 std::string kernel_source_path(const std::string& name) try {

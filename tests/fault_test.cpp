@@ -162,6 +162,36 @@ TEST(Fault, UnreadableKernelFileIsSkippedAndReported) {
   EXPECT_NE(fs::path(kernel_source_path("coarsened.cl")).parent_path(), tmp.path());
 }
 
+// A directory named by set_kernel_directory() (as the Python package names the kernels it
+// carries) is searched right after $CLGEMM_KERNEL_DIR: its kernels are used, the tuning/ beside
+// it is the shipped tuning directory, and naming "" removes it from the search path.
+TEST(Fault, ProgramKernelDirectoryComesAfterTheVariable) {
+  SKIP_WITHOUT_FALLBACK();
+  TempDir tmp;
+  const fs::path kernels = tmp.path() / "kernels", tuning = tmp.path() / "tuning";
+  fs::copy(fs::path(kernel_source_path("tile.cl")).parent_path(), kernels);
+  fs::create_directory(tuning);
+  struct Reset {
+    ~Reset() { set_kernel_directory(""); }
+  } reset;
+  set_kernel_directory(kernels.string());
+
+  const char* env = std::getenv("CLGEMM_KERNEL_DIR");
+  const bool env_set = env && *env;
+  const auto dirs = kernel_search_path();
+  ASSERT_GT(dirs.size(), env_set ? 1u : 0u);
+  EXPECT_EQ(dirs[env_set ? 1 : 0], kernels.string());
+  if (!env_set) {
+    EXPECT_EQ(fs::path(kernel_source_path("tile.cl")).parent_path(), kernels);
+    EXPECT_EQ(TuningDatabase::shipped_directory(), tuning.string());
+    Context context;
+    expect_correct(context, "tile");
+  }
+
+  set_kernel_directory("");
+  for (const auto& dir : kernel_search_path()) EXPECT_NE(dir, kernels.string());
+}
+
 // The .cl file is found but its #include is not (includes resolve in the file's directory).
 TEST(Fault, MissingIncludeNamesTheFileAndTheDirectory) {
   TempDir tmp;

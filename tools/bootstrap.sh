@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages clgemm needs (only the missing ones, running 'apt-get update'
-# first when the package lists are empty or stale), then configures and builds into build/.
-# Safe to run again: installed packages are skipped and the build is incremental.
+# first when the package lists are empty or stale), makes the Python environment .venv/ with
+# the packages from PyPI that the Python tests and benchmark use, then configures and builds
+# into build/. Safe to run again: installed packages are skipped and the build is incremental.
 # Usage: tools/bootstrap.sh [extra cmake configure arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,7 @@ packages=(
   libclblast-dev libopenblas-dev   # the peers clgemm-bench compares against
   clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for tools/fuzz.sh
   python3-matplotlib         # tools/plot_bench.py, the bench's chart (ctest cli.bench_chart)
+  python3-dev python3-venv   # the Python package: `pip install .` in .venv (docs/PYTHON.md)
 )
 
 missing=()
@@ -36,6 +38,15 @@ if ((${#missing[@]})); then
     $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
   fi
 fi
+
+# The Python environment for `pip install .` and tools/check_python.sh. pip fetches what the
+# build itself needs (scikit-build-core, nanobind); the tests need numpy, pytest and pyopencl.
+# pyclblast, which only the benchmark compares with, is built from source against
+# libclblast-dev: where that fails, the benchmark compares with NumPy alone.
+[ -x .venv/bin/python ] || /usr/bin/python3 -m venv .venv
+.venv/bin/python -m pip install -q numpy pytest pyopencl
+.venv/bin/python -m pip install -q pyclblast ||
+  echo "bootstrap: pyclblast did not install; tools/bench_python.py will compare with NumPy only"
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@"
 cmake --build build -j "$(nproc)"

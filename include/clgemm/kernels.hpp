@@ -82,9 +82,17 @@ std::array<std::int64_t, 3> kernel_block(const std::string& kernel, const Kernel
 long kernel_outputs_per_work_item(const std::string& kernel, const KernelOptions& options);
 long kernel_registers_per_work_item(const std::string& kernel, const KernelOptions& options);
 
-// Where kernel sources are looked for, in order: $CLGEMM_KERNEL_DIR, share/clgemm/kernels
-// beside the installed library, the source tree's kernels/, the configured install prefix.
+// Where kernel sources are looked for, in order: $CLGEMM_KERNEL_DIR, the directory named by
+// set_kernel_directory(), share/clgemm/kernels beside the installed library, then (unless
+// built with CLGEMM_KERNEL_DIR_FALLBACKS=OFF, as the Python wheel is) the source tree's
+// kernels/ and the configured install prefix.
 std::vector<std::string> kernel_search_path();
+// Names a directory of kernel sources for the whole process, searched after $CLGEMM_KERNEL_DIR
+// and before the others: for a program that ships the kernels in a place of its own (the
+// Python package keeps them inside itself). The shipped tuning files are looked for beside it
+// (its parent's tuning/), as beside every kernel directory. Applies to kernels loaded and
+// tuning databases read afterwards; an empty string removes it. Safe to call from any thread.
+void set_kernel_directory(const std::string& directory);
 // The file `name` (e.g. "tile.cl") is loaded from: the first regular file of that name on the
 // search path. Throws Error(KernelSourceNotFound) listing every place it looked.
 std::string kernel_source_path(const std::string& name);

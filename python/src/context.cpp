@@ -1,0 +1,139 @@
+// clgemm.Context's native half: opening a device (or adopting a caller's OpenCL context) and
+// the two sgemm paths. The package has already checked the operands' types, layouts and
+// shapes; here each host array is checked to hold what the problem reads (so that no call can
+// read or write past an array), the kernel text and precision go through the library's own
+// parsers, and the GIL is released while the library works.
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bindings.hpp"
+#include "clgemm/gemm.hpp"
+#include "clgemm/kernels.hpp"
+#include "clgemm/precision.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace clgemm::python {
+namespace {
+
+using HostOperand = nb::ndarray<const float, nb::device::cpu>;
+using HostResult = nb::ndarray<float, nb::device::cpu>;
+
+// Elements from an array's first element to its last, inclusive (0 when it has none).
+template <typename Array>
+std::size_t elements_spanned(const Array& array, const char* name) {
+  if (array.size() == 0) return 0;
+  std::size_t last = 0;
+  for (std::size_t i = 0; i < array.ndim(); ++i) {
+    if (array.stride(i) < 0 && array.shape(i) > 1)
+      throw nb::value_error((std::string(name) + " has a negative stride").c_str());
+    last += std::size_t(array.shape(i) - 1) * std::size_t(array.stride(i));
+  }
+  return last + 1;
+}
+
+template <typename Array>
+void check_holds(const Array& array, std::size_t needed, const char* name) {
+  const std::size_t spanned = elements_spanned(array, name);
+  if (spanned < needed)
+    throw nb::value_error((std::string(name) + " spans " + std::to_string(spanned) +
+                           " floats, but the problem reads " + std::to_string(needed))
+                              .c_str());
+}
+
+// The kernel as users write it ("auto", "tile", "coarsened:TILE=16,ITEM=4") and the
+// precision's name ("fp32", "tf32", "3xtf32"); the library's errors name what is wrong.
+RunSettings run_settings(const std::string& kernel, const std::string& precision) {
+  const KernelSelection selection = parse_kernel_selection(kernel);
+  RunSettings settings;
+  settings.kernel = selection.kernel;
+  settings.overrides = selection.overrides;
+  settings.precision = parse_precision(precision);
+  return settings;
+}
+
+GemmRecord sgemm_host(Context& context, const GemmProblem& problem, const HostOperand& a,
+                      const HostOperand& b, const HostResult& c, const std::string& kernel,
+                      const std::string& precision) {
+  check_holds(a, problem.a_elements(), "a");
+  check_holds(b, problem.b_elements(), "b");
+  check_holds(c, problem.c_elements(), "c");
+  const RunSettings settings = run_settings(kernel, precision);
+  nb::gil_scoped_release unlocked;
+  return context.sgemm(problem, a.data(), b.data(), c.data(), settings);
+}
+
+// The OpenCL objects come as the integer handles PyOpenCL's int_ptr gives; the returned event
+// (0 when nothing was launched) is the caller's to release.
+std::tuple<GemmRecord, std::uintptr_t> sgemm_buffers(Context& context, const GemmProblem& problem,
+                                                     std::uintptr_t a, std::uintptr_t b,
+                                                     std::uintptr_t c, std::uintptr_t queue,
+                                                     const std::string& kernel,
+                                                     const std::string& precision,
+                                                     const std::vector<std::uintptr_t>& wait_for) {
+  const RunSettings settings = run_settings(kernel, precision);
+  std::vector<cl_event> wait_list;
+  for (std::uintptr_t event : wait_for) wait_list.push_back(reinterpret_cast<cl_event>(event));
+  cl_event done = nullptr;
+  GemmRecord record;
+  {
+    nb::gil_scoped_release unlocked;
+    record = context.sgemm(problem, reinterpret_cast<cl_mem>(a), reinterpret_cast<cl_mem>(b),
+                           reinterpret_cast<cl_mem>(c), reinterpret_cast<cl_command_queue>(queue),
+                           &done, settings, wait_list);
+  }
+  return {record, reinterpret_cast<std::uintptr_t>(done)};
+}
+
+}  // namespace
+
+void bind_context(nb::module_& module) {
+  nb::class_<Context>(module, "Context", "One OpenCL device and the programs built for it.")
+      .def(
+          "__init__",
+          [](Context* self, const std::string& platform, const std::string& device) {
+            nb::gil_scoped_release unlocked;
+            new (self) Context(DeviceRequest{platform, device});
+          },
+          "platform"_a = "", "device"_a = "",
+          "Opens the device chosen by the selectors (an index or a name's substring; empty: "
+          "$CLGEMM_PLATFORM / $CLGEMM_DEVICE, then the first GPU, accelerator, CPU).")
+      .def_static(
+          "from_opencl",
+          [](std::uintptr_t context, std::uintptr_t device) {
+            return Context(reinterpret_cast<cl_context>(context),
+                           reinterpret_cast<cl_device_id>(device));
+          },
+          "context"_a, "device"_a,
+          "Works inside the caller's cl_context (retained, not taken over), given as integers.")
+      .def_prop_ro("device", [](const Context& context) { return context.device(); })
+      .def("has_tensor_cores",
+           [](Context& context) {
+             nb::gil_scoped_release unlocked;
+             return context.has_tensor_cores();
+           })
+      .def_prop_ro("cl_context",
+                   [](const Context& context) {
+                     return reinterpret_cast<std::uintptr_t>(context.opencl_context());
+                   })
+      .def_prop_ro("cl_device",
+                   [](const Context& context) {
+                     return reinterpret_cast<std::uintptr_t>(context.opencl_device());
+                   })
+      .def("sgemm_host", &sgemm_host, "problem"_a, "a"_a.noconvert(), "b"_a.noconvert(),
+           "c"_a.noconvert(), "kernel"_a, "precision"_a,
+           "Computes on host arrays, blocking; C is written only when the call succeeds.")
+      .def("sgemm_buffers", &sgemm_buffers, "problem"_a, "a"_a, "b"_a, "c"_a, "queue"_a, "kernel"_a,
+           "precision"_a, "wait_for"_a,
+           "Enqueues on cl_mem buffers on the caller's queue; returns (record, event).");
+}
+
+}  // namespace clgemm::python
