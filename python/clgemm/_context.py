@@ -13,8 +13,7 @@ from . import _clgemm
 from ._epilogue import describe_epilogue
 from ._operands import (DEVICE, HOST, cl, cl_array, common_kind, describe_array,
                         describe_buffer, is_buffer)
-from ._problem import (check_result_shape, gemm_problem, product_batch, product_sizes,
-                       refuse_unavailable)
+from ._problem import check_result_shape, gemm_problem, product_batch, product_sizes
 
 
 def _selector(value, name):
@@ -57,7 +56,7 @@ def _describe_operands(kind, a, b, c, trans_a, trans_b, sizes):
     b_m = describe(b, "b", *((n, k) if trans_b else (k, n)))
     m, n, k = product_sizes(a_m, b_m, trans_a, trans_b)
     c_m = describe(c, "c", m, n, writable=True) if c is not None else None
-    batch = product_batch(a_m, b_m, c_m)
+    batch = product_batch(a_m, b_m)
     if c_m is not None:
         check_result_shape(c_m, m, n, batch)
     return a_m, b_m, c_m, (m, n, k), batch
@@ -131,19 +130,26 @@ class Context:
             F-contiguous (column-major), in any mix; strided views are refused. c=None
             returns a new C-contiguous array (then beta must be 0); a given c is written in
             place and returned. As in BLAS, beta = 0 never reads c (NaN there is overwritten).
+            Batched: 3-D arrays are stacks of matrices, (batch, M, K) @ (batch, K, N) ->
+            (batch, M, N), each matrix C- or F-contiguous, any whole number of floats
+            between matrices; a 2-D a or b, or a stack of 1, is broadcast to the batch. c
+            must then have the batch dimension, and its matrices must not overlap.
         precision: "fp32" (default), "tf32" or "3xtf32".
         kernel: "auto" (default), a name from clgemm.kernels(), or a name with parameter
             overrides such as "coarsened:TILE=16,ITEM=4".
-        bias, bias_along, act: the fused epilogue, bias[i] per row (bias_along="m") or
-            bias[j] per column ("n", guessed from the length when M != N) and act "relu",
-            "gelu" or ("clamp", lo, hi). Not supported by this version yet: they raise
-            NotImplementedError, as 3-D operands (stacks of matrices) do.
+        bias, bias_along, act: the fused epilogue, C = act(alpha * op(A) @ op(B) + beta * C
+            + bias): a float32 vector of the operands' kind (a pyopencl.array.Array on the
+            device path), bias[i] added to row i (bias_along="m") or bias[j] to column j
+            ("n"; guessed from the length, required when M == N); batched, also a
+            (batch, length) array of one vector per product. act: None, "relu", "gelu" (the
+            tanh form) or ("clamp", lo, hi); NaN stays NaN in each.
         queue: PyOpenCL operands only: the queue to enqueue on (default: c's, else a's or
             b's queue, else the queue the Context was made from). wait_for: events the call
             waits for, besides the operands' own. m, n, k: the sizes, for bare
             pyopencl.Buffer operands only (packed row-major matrices).
         return_record: return (c, record), the GemmRecord of what ran (kernel,
-            kernel_choice, options, precision_path, launches, ...), instead of c.
+            kernel_choice, options, precision_path, launches, batch, epilogue, ...),
+            instead of c.
 
         Raises TypeError / ValueError for arguments of the wrong type, layout or shape
         (naming the argument), clgemm.Error for what the library refuses or fails at.
@@ -158,23 +164,26 @@ class Context:
                                                              (m, n, k))
         if c_m is None and beta != 0.0:
             raise ValueError(f"beta = {beta} scales c, but no c was given")
-        epilogue = describe_epilogue(bias, bias_along, act, m, n, kind)
-        refuse_unavailable(batch, epilogue)
+        epilogue = describe_epilogue(bias, bias_along, act, m, n, kind, batch)
+        shape = (m, n) if batch is None else (batch, m, n)
 
         if kind == HOST:
             if c is None:
-                c = np.empty((m, n), dtype=np.float32)
+                c = np.empty(shape, dtype=np.float32)
                 c_m = describe_array(c, "c", kind, writable=True)
-            problem = gemm_problem(a_m, b_m, c_m, m, n, k, alpha, beta, trans_a, trans_b)
-            record = self._native.sgemm_host(problem, a, b, c, kernel, precision)
+            problem = gemm_problem(a_m, b_m, c_m, m, n, k, alpha, beta, trans_a, trans_b,
+                                   batch, epilogue)
+            record = self._native.sgemm_host(problem, a, b, c, kernel, precision,
+                                             epilogue.bias)
         else:
             queue = self._queue_for(queue, a, b, c)
             if c is None:
-                c = cl_array.empty(queue, (m, n), np.float32)
+                c = cl_array.empty(queue, shape, np.float32)
                 c_m = describe_array(c, "c", kind, writable=True)
-            problem = gemm_problem(a_m, b_m, c_m, m, n, k, alpha, beta, trans_a, trans_b)
-            record = self._enqueue(problem, (a_m, b_m, c_m), queue, wait_for, kernel,
-                                   precision)
+            problem = gemm_problem(a_m, b_m, c_m, m, n, k, alpha, beta, trans_a, trans_b,
+                                   batch, epilogue)
+            record = self._enqueue(problem, (a_m, b_m, c_m), epilogue.bias, queue, wait_for,
+                                   kernel, precision)
         return (c, record) if return_record else c
 
     def _queue_for(self, queue, *operands):
@@ -192,15 +201,20 @@ class Context:
                              "make the Context with clgemm.Context.from_pyopencl(queue)")
         return queue
 
-    def _enqueue(self, problem, matrices, queue, wait_for, kernel, precision):
+    def _enqueue(self, problem, matrices, bias, queue, wait_for, kernel, precision):
         """The library's buffer path on `queue`; the completion event goes to C's array."""
         events = list(wait_for or [])
         for x in matrices:
             if isinstance(x.array, cl_array.Array):
                 events.extend(x.array.events)
         handles = [x.buffer.int_ptr if x.buffer is not None else 0 for x in matrices]
+        bias_handle = 0
+        if bias is not None:
+            events.extend(bias.events)
+            bias_handle = bias.base_data.int_ptr if bias.base_data is not None else 0
         record, done = self._native.sgemm_buffers(problem, *handles, queue.int_ptr, kernel,
-                                                  precision, [e.int_ptr for e in events])
+                                                  precision, [e.int_ptr for e in events],
+                                                  bias_handle)
         c = matrices[2].array
         if done:
             event = cl.Event.from_int_ptr(done, retain=False)

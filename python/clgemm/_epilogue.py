@@ -2,9 +2,10 @@
 
 The epilogue is applied to each element of C after alpha * op(A) * op(B) + beta * C: a bias
 from a vector (one value per row of C, "m", or per column, "n"), then an activation: "relu",
-"gelu" (the tanh form) or ("clamp", lo, hi). :func:`describe_epilogue` checks the arguments'
-types and lengths; whether the library can run the epilogue is decided in
-``_problem.refuse_unavailable``.
+"gelu" (the tanh form) or ("clamp", lo, hi). For a batched call the bias is one vector shared
+by every product, or a (batch, length) array of one vector per product (each row contiguous;
+a first axis of 1 is shared too). :func:`describe_epilogue` checks the arguments' types,
+shapes and lengths; ``_problem.gemm_problem`` puts the result into the library's Epilogue.
 """
 
 from dataclasses import dataclass
@@ -22,8 +23,10 @@ _ACT_FORMS = "None, 'relu', 'gelu' or ('clamp', lo, hi)"
 class Epilogue:
     """What to apply to C after the product (see the module's docstring)."""
 
-    bias: object = None  # a 1-D float32 vector of the operands' kind, or None
+    bias: object = None  # a float32 vector (or a batch of them) of the operands' kind, or None
     bias_along: Optional[str] = None  # "m": bias[i] is added to row i; "n": to column j
+    bias_stride: int = 0  # elements between the vectors of consecutive products (0: shared)
+    bias_offset: int = 0  # device path: elements from the buffer's start to the vector
     activation: str = "none"  # "none", "relu", "gelu" or "clamp"
     clamp_range: Optional[Tuple[float, float]] = None  # (lo, hi) for "clamp"
 
@@ -73,8 +76,34 @@ def _activation(act):
     raise ValueError(f"act must be {_ACT_FORMS}, not {act!r}")
 
 
-def describe_epilogue(bias, bias_along, act, m, n, kind):
-    """The checked Epilogue for C of m x n, with operands of `kind` (HOST or DEVICE)."""
+def _bias_vectors(bias, batch):
+    """(vector length, stride in elements between the vectors) of a checked bias array."""
+    item = bias.dtype.itemsize
+    if bias.ndim == 1 or batch is None:
+        if bias.ndim != 1:
+            raise ValueError(f"bias must be a vector (1-D), but it has shape {tuple(bias.shape)}"
+                             " (a 2-D bias, one vector per product, goes with 3-D operands)")
+        if bias.shape[0] > 1 and bias.strides[0] != item:
+            raise ValueError(f"bias is a strided view (stride {bias.strides[0]} bytes): "
+                             f"pass a contiguous copy")
+        return bias.shape[0], 0
+    if bias.ndim != 2:
+        raise ValueError(f"bias must be a vector (1-D) or one vector per product (2-D), "
+                         f"but it has shape {tuple(bias.shape)}")
+    count, length = bias.shape
+    if count not in (1, batch):
+        raise ValueError(f"bias holds {count} vectors, but the batch has {batch} products "
+                         f"(give one vector per product, or a single one)")
+    row, column = bias.strides
+    if (length > 1 and column != item) or (count > 1 and (row < 0 or row % item)):
+        raise ValueError(f"bias is a strided view (strides {tuple(bias.strides)} bytes): each "
+                         f"vector must be contiguous; pass a contiguous copy")
+    return length, (row // item if count > 1 else 0)
+
+
+def describe_epilogue(bias, bias_along, act, m, n, kind, batch=None):
+    """The checked Epilogue for C of m x n (a stack of `batch` of them, None for one matrix),
+    with operands of `kind` (HOST or DEVICE)."""
     activation, clamp_range = _activation(act)
     if bias is None:
         if bias_along is not None:
@@ -87,10 +116,12 @@ def describe_epilogue(bias, bias_along, act, m, n, kind):
     if bias.dtype != np.float32:
         raise TypeError(f"bias has dtype {bias.dtype}, but sgemm computes in float32: "
                         f"pass bias.astype(numpy.float32)")
-    if bias.ndim != 1:
-        raise ValueError(f"bias must be a vector (1-D), but it has shape {tuple(bias.shape)}")
-    if bias.shape[0] > 1 and bias.strides[0] != bias.dtype.itemsize:
-        raise ValueError(f"bias is a strided view (stride {bias.strides[0]} bytes): "
-                         f"pass a contiguous copy")
-    along = _bias_direction(bias.shape[0], bias_along, m, n)
-    return Epilogue(bias=bias, bias_along=along, activation=activation, clamp_range=clamp_range)
+    length, stride = _bias_vectors(bias, batch)
+    along = _bias_direction(length, bias_along, m, n)
+    offset = 0
+    if kind != HOST:
+        if bias.offset % bias.dtype.itemsize:
+            raise ValueError(f"bias starts {bias.offset} bytes into its buffer, not at a float")
+        offset = bias.offset // bias.dtype.itemsize
+    return Epilogue(bias=bias, bias_along=along, bias_stride=stride, bias_offset=offset,
+                    activation=activation, clamp_range=clamp_range)

@@ -4,9 +4,12 @@ An operand is a NumPy array (the host path) or a PyOpenCL array or buffer (the d
 Each becomes a :class:`Matrix`: its rows and columns, the storage orders it can be read in
 ("C": row-major, "F": column-major; both for a vector or an empty matrix), and where its
 elements are. A 3-D operand is a stack of matrices: ``batch`` is its first axis and
-``batch_stride`` the elements between consecutive matrices. Everything else is refused here,
-naming the argument: another dtype (TypeError), a strided or misaligned view, or a rank other
-than 2 or 3 (ValueError), host and device operands mixed (TypeError).
+``batch_stride`` the elements between consecutive matrices (any whole number of them, 0 for
+a stack of one); each matrix must be C- or F-contiguous on its own, as a C-contiguous stack
+or its ``transpose(0, 2, 1)`` view is. Everything else is refused here, naming the argument:
+another dtype (TypeError), a strided or misaligned view, a stack whose matrices are not
+contiguous, or a rank other than 2 or 3 (ValueError), host and device operands mixed
+(TypeError).
 """
 
 from dataclasses import dataclass
@@ -98,7 +101,9 @@ def describe_array(x, name, kind, writable=False):
         if writable and not x.flags.writeable:
             raise ValueError(f"{name} is read-only, but sgemm writes the result into it")
     strides = tuple(x.strides)
-    if any(s % _FLOAT_BYTES for s in strides):
+    if x.size == 0:  # nothing is read or written: any order describes it
+        orders = frozenset("CF")
+    elif any(s % _FLOAT_BYTES for s, size in zip(strides, x.shape) if size > 1):
         orders = frozenset()
     else:
         rows, cols = x.shape[-2:]
@@ -107,14 +112,18 @@ def describe_array(x, name, kind, writable=False):
         )
     batch, batch_stride = None, 0
     if x.ndim == 3:
-        batch, batch_stride = x.shape[0], strides[0] // _FLOAT_BYTES
+        batch = x.shape[0]
+        batch_stride = strides[0] // _FLOAT_BYTES if batch > 1 and x.size else 0
         if batch_stride < 0:
             orders = frozenset()
     if not orders:
         copy = f"numpy.ascontiguousarray({name})" if kind == HOST else f"{name}.copy()"
+        what = ("each matrix of a stack (the last two axes) must be C- or F-contiguous, with "
+                "a non-negative whole number of floats between matrices" if x.ndim == 3 else
+                "sgemm reads C- or F-contiguous matrices")
         raise ValueError(
             f"{name} is a strided view (shape {tuple(x.shape)}, strides {strides} bytes): "
-            f"sgemm reads C- or F-contiguous matrices; pass {copy}"
+            f"{what}; pass {copy}"
         )
     matrix = dict(name=name, kind=kind, rows=x.shape[-2], cols=x.shape[-1], orders=orders,
                   batch=batch, batch_stride=batch_stride, array=x)

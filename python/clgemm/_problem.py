@@ -7,8 +7,11 @@ C-contiguous C is A^T stored row-major). Leading dimensions are the operands' ow
 the device operands' positions in their buffers. Sizes and leading dimensions are checked by
 the library; here only that the shapes agree.
 
-:func:`refuse_unavailable` is the one place that turns away what the Python API already
-accepts but the library cannot run yet: stacks of matrices (3-D operands) and epilogues.
+Stacks of matrices (3-D operands) are the library's strided batch: the elements between
+consecutive matrices become stride_a, stride_b and stride_c, and a 2-D A or B, or a stack of
+one, is broadcast to every product with stride 0 (as NumPy's matmul broadcasts). C always has
+the batch dimension; that C's products do not overlap is the library's check. The epilogue
+(bias and activation) goes into the problem's Epilogue.
 """
 
 from . import _clgemm
@@ -28,13 +31,19 @@ def product_sizes(a, b, trans_a, trans_b):
     return m, n, k
 
 
-def product_batch(*matrices):
-    """The stack length the 3-D operands share (None when all are 2-D); ValueError otherwise."""
-    stacks = {x.name: x.batch for x in matrices if x is not None and x.batch is not None}
-    if len(set(stacks.values())) > 1:
+def product_batch(a, b):
+    """The batch of op(A) times op(B): None when both are matrices (2-D), else the length of
+    their stacks, a stack of one (or a matrix) being broadcast; ValueError when the stacks
+    differ otherwise."""
+    stacks = {x.name: x.batch for x in (a, b) if x.batch is not None}
+    lengths = set(stacks.values())
+    if len(lengths - {1}) > 1:
         listed = ", ".join(f"{name} holds {batch}" for name, batch in stacks.items())
-        raise ValueError(f"the stacks of matrices differ in length: {listed}")
-    return next(iter(stacks.values()), None)
+        raise ValueError(f"the stacks of matrices differ in length: {listed} "
+                         f"(only a stack of 1, or a 2-D operand, is broadcast)")
+    if not lengths:
+        return None
+    return next(iter(lengths - {1}), 1)
 
 
 def check_result_shape(c, m, n, batch):
@@ -42,25 +51,20 @@ def check_result_shape(c, m, n, batch):
     expected = (m, n) if batch is None else (batch, m, n)
     actual = (c.rows, c.cols) if c.batch is None else (c.batch, c.rows, c.cols)
     if actual != expected:
-        raise ValueError(f"c has shape {actual}, but the product is {expected}")
+        hint = ""
+        if batch is not None and c.batch is None:
+            hint = ": c must have the batch dimension (it is never broadcast)"
+        elif batch is not None and c.batch == 1 and batch != 1:
+            hint = ": c must hold one matrix per product (it is never broadcast)"
+        raise ValueError(f"c has shape {actual}, but the product is {expected}{hint}")
 
 
-def refuse_unavailable(batch, epilogue):
-    """NotImplementedError for what this version of the library cannot run yet."""
-    missing = []
-    if batch is not None:
-        missing.append("batched products (3-D operands: call sgemm once per matrix)")
-    if epilogue.bias is not None:
-        missing.append("a fused bias (bias=: add it to the result with NumPy or PyOpenCL)")
-    if epilogue.activation != "none":
-        missing.append(f"a fused activation (act={epilogue.activation!r})")
-    if missing:
-        raise NotImplementedError("clgemm " + _clgemm.version() + " does not support "
-                                  + "; ".join(missing) + " yet")
+_BIAS = {None: "none", "m": "per-row", "n": "per-column"}
 
 
-def gemm_problem(a, b, c, m, n, k, alpha, beta, trans_a, trans_b):
-    """The GemmProblem for these described operands (see the module's docstring)."""
+def gemm_problem(a, b, c, m, n, k, alpha, beta, trans_a, trans_b, batch=None, epilogue=None):
+    """The GemmProblem for these described operands, `batch` products (None: one matrix) and
+    the checked Epilogue (see the module's docstring)."""
     order = "C" if "C" in c.orders else "F"
     problem = _clgemm.GemmProblem()
     problem.layout = _LAYOUT[order]
@@ -74,4 +78,16 @@ def gemm_problem(a, b, c, m, n, k, alpha, beta, trans_a, trans_b):
         setattr(problem, f"{matrix.name}_offset", matrix.offset)
     problem.ldc = c.leading_dimension(order)
     problem.c_offset = c.offset
+    if batch is not None:
+        problem.batch = batch
+        problem.stride_a, problem.stride_b = a.batch_stride, b.batch_stride
+        problem.stride_c = c.batch_stride
+    if epilogue is not None and not epilogue.is_identity:
+        target = problem.epilogue  # the problem's own, changed in place
+        target.bias = _BIAS[epilogue.bias_along]
+        if epilogue.bias is not None:
+            target.bias_stride, target.bias_offset = epilogue.bias_stride, epilogue.bias_offset
+        target.activation = epilogue.activation
+        if epilogue.clamp_range is not None:
+            target.clamp_low, target.clamp_high = epilogue.clamp_range
     return problem

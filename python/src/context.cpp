@@ -1,14 +1,18 @@
 // clgemm.Context's native half: opening a device (or adopting a caller's OpenCL context) and
 // the two sgemm paths. The package has already checked the operands' types, layouts and
-// shapes; here each host array is checked to hold what the problem reads (so that no call can
-// read or write past an array), the kernel text and precision go through the library's own
-// parsers, and the GIL is released while the library works.
+// shapes; here each host array (the bias vector included) is checked to hold what the problem
+// reads (so that no call can read or write past an array), the bias is put into the problem's
+// epilogue (bias_data on the host path, bias_buffer on the buffer path), the kernel text and
+// precision go through the library's own parsers, and the GIL is released while the library
+// works.
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -40,8 +44,11 @@ std::size_t elements_spanned(const Array& array, const char* name) {
   return last + 1;
 }
 
+// An empty problem (M, N or the batch 0) reads and writes nothing.
 template <typename Array>
-void check_holds(const Array& array, std::size_t needed, const char* name) {
+void check_holds(const GemmProblem& problem, const Array& array, std::size_t needed,
+                 const char* name) {
+  if (problem.is_empty()) return;
   const std::size_t spanned = elements_spanned(array, name);
   if (spanned < needed)
     throw nb::value_error((std::string(name) + " spans " + std::to_string(spanned) +
@@ -60,25 +67,31 @@ RunSettings run_settings(const std::string& kernel, const std::string& precision
   return settings;
 }
 
-GemmRecord sgemm_host(Context& context, const GemmProblem& problem, const HostOperand& a,
+// `bias`, when given, becomes the epilogue's bias_data (problem.epilogue says its kind, offset
+// and stride); without it the problem's own epilogue goes to the library unchanged.
+GemmRecord sgemm_host(Context& context, GemmProblem problem, const HostOperand& a,
                       const HostOperand& b, const HostResult& c, const std::string& kernel,
-                      const std::string& precision) {
-  check_holds(a, problem.a_elements(), "a");
-  check_holds(b, problem.b_elements(), "b");
-  check_holds(c, problem.c_elements(), "c");
+                      const std::string& precision, const std::optional<HostOperand>& bias) {
+  check_holds(problem, a, problem.a_elements(), "a");
+  check_holds(problem, b, problem.b_elements(), "b");
+  check_holds(problem, c, problem.c_elements(), "c");
+  if (bias) {
+    check_holds(problem, *bias, problem.bias_elements(), "bias");
+    problem.epilogue.bias_data = bias->data();
+  }
   const RunSettings settings = run_settings(kernel, precision);
   nb::gil_scoped_release unlocked;
   return context.sgemm(problem, a.data(), b.data(), c.data(), settings);
 }
 
 // The OpenCL objects come as the integer handles PyOpenCL's int_ptr gives; the returned event
-// (0 when nothing was launched) is the caller's to release.
-std::tuple<GemmRecord, std::uintptr_t> sgemm_buffers(Context& context, const GemmProblem& problem,
-                                                     std::uintptr_t a, std::uintptr_t b,
-                                                     std::uintptr_t c, std::uintptr_t queue,
-                                                     const std::string& kernel,
-                                                     const std::string& precision,
-                                                     const std::vector<std::uintptr_t>& wait_for) {
+// (0 when nothing was launched) is the caller's to release. A non-zero `bias` is the cl_mem
+// of the epilogue's vector (the library checks its size, like the operands').
+std::tuple<GemmRecord, std::uintptr_t> sgemm_buffers(
+    Context& context, GemmProblem problem, std::uintptr_t a, std::uintptr_t b, std::uintptr_t c,
+    std::uintptr_t queue, const std::string& kernel, const std::string& precision,
+    const std::vector<std::uintptr_t>& wait_for, std::uintptr_t bias) {
+  if (bias) problem.epilogue.bias_buffer = reinterpret_cast<cl_mem>(bias);
   const RunSettings settings = run_settings(kernel, precision);
   std::vector<cl_event> wait_list;
   for (std::uintptr_t event : wait_for) wait_list.push_back(reinterpret_cast<cl_event>(event));
@@ -129,10 +142,10 @@ void bind_context(nb::module_& module) {
                      return reinterpret_cast<std::uintptr_t>(context.opencl_device());
                    })
       .def("sgemm_host", &sgemm_host, "problem"_a, "a"_a.noconvert(), "b"_a.noconvert(),
-           "c"_a.noconvert(), "kernel"_a, "precision"_a,
+           "c"_a.noconvert(), "kernel"_a, "precision"_a, "bias"_a.noconvert() = nb::none(),
            "Computes on host arrays, blocking; C is written only when the call succeeds.")
       .def("sgemm_buffers", &sgemm_buffers, "problem"_a, "a"_a, "b"_a, "c"_a, "queue"_a, "kernel"_a,
-           "precision"_a, "wait_for"_a,
+           "precision"_a, "wait_for"_a, "bias"_a = 0,
            "Enqueues on cl_mem buffers on the caller's queue; returns (record, event).");
 }
 

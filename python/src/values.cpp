@@ -1,7 +1,7 @@
 // The value types of the API as Python classes: GemmProblem with every field read-write (the
 // package fills one per call), GemmRecord and DeviceLimits read-only. Enumerations appear as
 // the names the library spells them with ("fp32", "compiled", "gpu"); layout and transposes as
-// their CBLAS values.
+// their CBLAS values; the epilogue's bias and activation as "per-row", "gelu", ...
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
@@ -12,6 +12,8 @@
 
 #include "bindings.hpp"
 #include "clgemm/device.hpp"
+#include "clgemm/epilogue.hpp"
+#include "clgemm/errors.hpp"
 #include "clgemm/gemm.hpp"
 #include "clgemm/precision.hpp"
 
@@ -19,6 +21,54 @@ namespace nb = nanobind;
 
 namespace clgemm::python {
 namespace {
+
+// The enumeration value the library spells `name`; clgemm.Error(invalid-argument) naming
+// `argument` and the valid names otherwise.
+template <typename Enum, std::size_t Count>
+Enum parse_name(const std::string& name, const Enum (&values)[Count], const char* (*name_of)(Enum),
+                Argument argument) {
+  std::string valid;
+  for (Enum value : values) {
+    if (name == name_of(value)) return value;
+    valid += std::string(valid.empty() ? "" : ", ") + name_of(value);
+  }
+  throw Error(
+      ErrorCode::InvalidArgument,
+      std::string(argument_name(argument)) + " '" + name + "' is unknown (valid: " + valid + ")",
+      argument);
+}
+
+constexpr Bias kBiases[] = {Bias::None, Bias::PerRow, Bias::PerColumn};
+constexpr Activation kActivations[] = {Activation::None, Activation::ReLU, Activation::GELU,
+                                       Activation::Clamp};
+
+// The epilogue without its vector: the sgemm paths set bias_data or bias_buffer from the
+// array they are given.
+void bind_epilogue(nb::module_& module) {
+  nb::class_<Epilogue>(module, "Epilogue",
+                       "C = act(alpha * op(A) * op(B) + beta * C + bias), as the C++ Epilogue.")
+      .def(nb::init<>())
+      .def_prop_rw(
+          "bias", [](const Epilogue& e) { return std::string(bias_name(e.bias)); },
+          [](Epilogue& e, const std::string& name) {
+            e.bias = parse_name(name, kBiases, &bias_name, Argument::Bias);
+          },
+          "\"none\", \"per-row\" (M values) or \"per-column\" (N values)")
+      .def_rw("bias_offset", &Epilogue::bias_offset, "elements from the vector's start")
+      .def_rw("bias_stride", &Epilogue::bias_stride,
+              "elements between the vectors of consecutive products (0: one shared vector)")
+      .def_prop_rw(
+          "activation",
+          [](const Epilogue& e) { return std::string(activation_name(e.activation)); },
+          [](Epilogue& e, const std::string& name) {
+            e.activation = parse_name(name, kActivations, &activation_name, Argument::Activation);
+          },
+          "\"none\", \"relu\", \"gelu\" or \"clamp\"")
+      .def_rw("clamp_low", &Epilogue::clamp_low)
+      .def_rw("clamp_high", &Epilogue::clamp_high)
+      .def("__repr__",
+           [](const Epilogue& e) { return "Epilogue('" + describe_epilogue(e) + "')"; });
+}
 
 void bind_problem(nb::module_& module) {
   nb::class_<GemmProblem>(module, "GemmProblem",
@@ -49,16 +99,26 @@ void bind_problem(nb::module_& module) {
       .def_rw("a_offset", &GemmProblem::a_offset)
       .def_rw("b_offset", &GemmProblem::b_offset)
       .def_rw("c_offset", &GemmProblem::c_offset)
+      .def_rw("batch", &GemmProblem::batch)
+      .def_rw("stride_a", &GemmProblem::stride_a, "elements between products' A (0 broadcasts)")
+      .def_rw("stride_b", &GemmProblem::stride_b, "elements between products' B (0 broadcasts)")
+      .def_rw("stride_c", &GemmProblem::stride_c)
+      .def_rw("epilogue", &GemmProblem::epilogue)
       .def("a_elements", &GemmProblem::a_elements)
       .def("b_elements", &GemmProblem::b_elements)
       .def("c_elements", &GemmProblem::c_elements)
+      .def("bias_elements", &GemmProblem::bias_elements)
       .def("__repr__", [](const GemmProblem& p) {
         return "GemmProblem(layout=" + std::to_string(int(p.layout)) +
                ", trans_a=" + (is_transposed(p.trans_a) ? "True" : "False") +
                ", trans_b=" + (is_transposed(p.trans_b) ? "True" : "False") +
                ", m=" + std::to_string(p.m) + ", n=" + std::to_string(p.n) +
                ", k=" + std::to_string(p.k) + ", lda=" + std::to_string(p.lda) +
-               ", ldb=" + std::to_string(p.ldb) + ", ldc=" + std::to_string(p.ldc) + ")";
+               ", ldb=" + std::to_string(p.ldb) + ", ldc=" + std::to_string(p.ldc) +
+               ", batch=" + std::to_string(p.batch) + ", stride_a=" + std::to_string(p.stride_a) +
+               ", stride_b=" + std::to_string(p.stride_b) +
+               ", stride_c=" + std::to_string(p.stride_c) + ", epilogue='" +
+               describe_epilogue(p.epilogue) + "')";
       });
 }
 
@@ -84,11 +144,17 @@ void bind_record(nb::module_& module) {
       .def_ro("copied_b", &GemmRecord::copied_b)
       .def_ro("launches", &GemmRecord::launches)
       .def_ro("workspace_bytes", &GemmRecord::workspace_bytes)
+      .def_ro("batch", &GemmRecord::batch, "products computed")
+      .def_ro("product_table", &GemmRecord::product_table,
+              "whether their offsets and scalars came from a product table")
+      .def_ro("epilogue", &GemmRecord::epilogue,
+              "what the store applied, e.g. \"per-column bias, gelu\" (\"none\")")
       .def("__repr__", [](const GemmRecord& r) {
         return "GemmRecord(kernel='" + r.kernel + "', kernel_choice='" + r.kernel_choice +
                "', precision='" + precision_name(r.precision) +
                "', launches=" + std::to_string(r.launches) + ", origin='" +
-               program_origin_name(r.origin) + "')";
+               program_origin_name(r.origin) + "', batch=" + std::to_string(r.batch) +
+               ", epilogue='" + r.epilogue + "')";
       });
 }
 
@@ -120,6 +186,7 @@ void bind_device(nb::module_& module) {
 }  // namespace
 
 void bind_values(nb::module_& module) {
+  bind_epilogue(module);
   bind_problem(module);
   bind_record(module);
   bind_device(module);

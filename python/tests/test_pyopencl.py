@@ -1,6 +1,7 @@
 """sgemm on PyOpenCL arrays and buffers, on the caller's queue, inside the caller's OpenCL
 context (Context.from_pyopencl): both storage orders, transposed views, offsets into a
-buffer, bare buffers with their sizes, events, and the errors of the device path. As in
+buffer, bare buffers with their sizes, events, batches of 3-D arrays, the epilogue with its
+bias on the device, and the errors of the device path. As in
 test_numpy.py, calls with transposes run `tile` (cheap to compile) and `auto` sees unaligned
 sizes only."""
 
@@ -13,7 +14,7 @@ cl = pytest.importorskip("pyopencl", reason="PyOpenCL is not installed (pip inst
 cl_array = pytest.importorskip("pyopencl.array")
 
 import clgemm  # noqa: E402
-from conftest import assert_gemm, matrix  # noqa: E402
+from conftest import assert_gemm, matrix, stack  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +157,62 @@ def test_empty_sizes_on_device(cl_ctx, queue, rng):
     c = cl_ctx.sgemm(cl_array.zeros(queue, (4, 0), np.float32),
                      cl_array.zeros(queue, (0, 3), np.float32), on_device(queue, c0), beta=2.0)
     np.testing.assert_allclose(c.get(), 2.0 * c0, rtol=1e-6)
+
+
+def test_batched_on_device(cl_ctx, queue, rng):
+    """3-D PyOpenCL arrays are the library's strided batch on the buffers, no host copy."""
+    batch, m, n, k = 9, 7, 13, 5
+    a, b = stack(rng, batch, m, k), stack(rng, batch, k, n)
+    c, record = cl_ctx.sgemm(on_device(queue, a), on_device(queue, b), kernel="tile",
+                             return_record=True)
+    assert isinstance(c, cl_array.Array) and c.shape == (batch, m, n)
+    assert record.batch == batch
+    assert_gemm(c.get(), a, b)
+
+
+def test_batched_layouts_on_device(cl_ctx, queue, rng):
+    """A broadcast 2-D B, an A of F-order matrices (a transposed view), C in place with
+    beta, and a C that is every other matrix of a larger array (its offset and stride)."""
+    batch, m, n, k = 4, 11, 6, 9
+    a = stack(rng, batch, k, m)  # a.transpose(0, 2, 1) is m x k, each F-contiguous
+    b = matrix(rng, k, n)
+    c0 = stack(rng, 2 * batch + 1, m, n)
+    store = on_device(queue, c0)
+    c = store[1::2]
+    a_dev = on_device(queue, a).transpose((0, 2, 1))
+    assert c.offset == m * n * 4 and c.strides[0] == 2 * m * n * 4
+    out = cl_ctx.sgemm(a_dev, on_device(queue, b), c, alpha=2.0, beta=0.5, kernel="tile")
+    assert out is c
+    c.finish()  # the view holds the call's event
+    result = store.get()
+    assert_gemm(result[1::2], a.transpose(0, 2, 1), b, c0[1::2], alpha=2.0, beta=0.5)
+    np.testing.assert_array_equal(result[0::2], c0[0::2])
+
+
+def test_epilogue_on_device(cl_ctx, queue, rng):
+    """The bias is a pyopencl array (the library's cl_mem path), here starting inside its
+    buffer; batched with one vector per product."""
+    batch, m, n, k = 3, 13, 9, 7
+    a, b = stack(rng, batch, m, k), stack(rng, batch, k, n)
+    bias = rng.uniform(-1, 1, (batch, n)).astype(np.float32)
+    store = on_device(queue, np.concatenate([np.full(3, np.nan, np.float32), bias.ravel()]))
+    bias_dev = store[3:].reshape(batch, n)
+    c, record = cl_ctx.sgemm(on_device(queue, a), on_device(queue, b), bias=bias_dev,
+                             act="relu", kernel="tile", return_record=True)
+    assert record.epilogue == "per-column bias, relu"
+    assert_gemm(c.get(), a, b, bias=bias, bias_along="n", act="relu")
+    a2, b2 = matrix(rng, 21, 4), matrix(rng, 4, 17)
+    row_bias = rng.uniform(-1, 1, 21).astype(np.float32)
+    c2 = cl_ctx.sgemm(on_device(queue, a2), on_device(queue, b2),
+                      bias=on_device(queue, row_bias), act=("clamp", -1.5, 2.5), kernel="tile")
+    assert_gemm(c2.get(), a2, b2, bias=row_bias, bias_along="m", act=("clamp", -1.5, 2.5))
+
+
+def test_epilogue_errors_on_device(cl_ctx, queue, rng):
+    a_dev, b_dev = on_device(queue, matrix(rng, 6, 4)), on_device(queue, matrix(rng, 4, 5))
+    with pytest.raises(TypeError, match=r"^bias must be a pyopencl.array.Array"):
+        cl_ctx.sgemm(a_dev, b_dev, bias=np.ones(5, np.float32))
+    with pytest.raises(ValueError, match=r"^bias has length 7, but C is 6 x 5"):
+        cl_ctx.sgemm(a_dev, b_dev, bias=on_device(queue, np.ones(7, np.float32)))
+    with pytest.raises(ValueError, match=r"stacks of matrices differ in length"):
+        cl_ctx.sgemm(on_device(queue, stack(rng, 3, 6, 4)), on_device(queue, stack(rng, 2, 4, 5)))
