@@ -163,6 +163,9 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     if (!runs(e.kernel, precision, tensor_cores)) continue;  // another precision's kernel
     // In the GEMV regime only gemv's entries count, and gemv's only there.
     if ((regime_kernel == "gemv") != (e.kernel == "gemv")) continue;
+    // An entry measured on a batch ran one launch for many products: its speed says nothing
+    // of a single product's launch, whose cost it never paid.
+    if (e.batch > 1 && shape.batch == 1) continue;
     Candidate c;
     c.entry = &e;
     c.kernel = e.kernel;

@@ -261,6 +261,38 @@ TEST(Tuning, ChoiceWeighsEntriesByTheShareOfTheDeviceTheyFill) {
   EXPECT_EQ(tile_m(32, 4096, 11008), 32);
 }
 
+// Entries measured on batches serve batches only: their speed came with one launch for many
+// products, which a single product's launch never gets. Batches weigh every product's
+// work-groups, so a tile that fits one product wins there.
+TEST(Tuning, BatchedEntriesServeBatches) {
+  DeviceLimits device;
+  device.name = "G", device.platform_name = "P", device.type = DeviceType::GPU;
+  device.compute_units = 132, device.max_work_group_size = 1024, device.local_memory_bytes = 48 * 1024;
+  auto blocked = [](const std::string& cls, long tile, double gflops, std::int64_t size,
+                    std::int64_t batch) {
+    TunedEntry e;
+    e.device = "G", e.platform = "P", e.shape_class = cls, e.kernel = "blocked";
+    e.options = {{"TILE_M", tile}, {"TILE_N", tile}, {"TILE_K", 16}, {"ITEM_M", 8},
+                 {"ITEM_N", 4}, {"VEC", 4}, {"UNROLL", 1}};
+    e.gflops = gflops, e.m = e.n = e.k = size, e.batch = batch;
+    return e;
+  };
+  TuningDatabase db;
+  db.put(blocked("tiny", 64, 900, 256, 1));
+  db.put(blocked("batched-tiny", 32, 8000, 32, 8192));
+  auto choice = [&](std::int64_t size, std::int64_t batch) {
+    return choose_kernel(db, device, GemmProblem::packed_batch(size, size, size, batch));
+  };
+  EXPECT_EQ(choice(100, 1).overrides.at("TILE_M"), 64);
+  const auto batched = choice(32, 8192);
+  EXPECT_EQ(batched.overrides.at("TILE_M"), 32);
+  EXPECT_NE(batched.reason.find("8192 products of 32x32x32"), std::string::npos) << batched.reason;
+  EXPECT_EQ(shape_class(GemmProblem::packed_batch(32, 32, 32, 8192)), "batched-tiny");
+  EXPECT_EQ(shape_class(GemmProblem::packed_batch(128, 128, 128, 1024)), "batched-small");
+  EXPECT_EQ(shape_class(GemmProblem::packed_batch(1024, 1024, 1024, 16)), "medium");
+  EXPECT_EQ(representative_problem("batched-tiny").batch, 8192);
+}
+
 // GEMV-like shapes run gemv: at most 8 rows on a GPU (measured there: blocked's reuse wins from
 // 16), up to gemv's rows per pass on a CPU; the long side and K long.
 TEST(Tuning, GemvLikeShapesRunGemv) {
