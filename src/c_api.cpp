@@ -66,6 +66,18 @@ Epilogue make_epilogue(const clgemm_epilogue* e) {
   return out;
 }
 
+// A strided batch with its epilogue (offsets 0).
+GemmProblem strided_problem(int layout, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+                            float alpha, int64_t lda, int64_t stride_a, int64_t ldb,
+                            int64_t stride_b, float beta, int64_t ldc, int64_t stride_c,
+                            int64_t batch, const clgemm_epilogue* epilogue) {
+  GemmProblem p = make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
+  p.batch = batch;
+  p.stride_a = stride_a, p.stride_b = stride_b, p.stride_c = stride_c;
+  p.epilogue = make_epilogue(epilogue);
+  return p;
+}
+
 // A null cl_mem has a status of its own: the C++ layer names the buffer at fault.
 clgemm_status null_buffer_status(clgemm_status status, cl_mem a, cl_mem b, cl_mem c) {
   if (status == CLGEMM_INVALID_BUFFER_A && !a) return CLGEMM_NULL_A;
@@ -194,11 +206,9 @@ clgemm_status clgemm_sgemm_strided_batched(clgemm_context* context, int layout, 
                                            const clgemm_epilogue* epilogue, const char* kernel) {
   return guarded(CallPath::Host, [&] {
     if (!context) return clgemm::detail::null_handle();
-    auto problem =
-        clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
-    problem.batch = batch;
-    problem.stride_a = stride_a, problem.stride_b = stride_b, problem.stride_c = stride_c;
-    problem.epilogue = clgemm::detail::make_epilogue(epilogue);
+    const auto problem = clgemm::detail::strided_problem(
+        layout, trans_a, trans_b, m, n, k, alpha, lda, stride_a, ldb, stride_b, beta, ldc,
+        stride_c, batch, epilogue);
     context->context.sgemm(problem, a, b, c, clgemm::detail::call_settings(*context, kernel));
     return CLGEMM_SUCCESS;
   });
@@ -213,12 +223,10 @@ clgemm_status clgemm_sgemm_strided_batched_buffers(
   if (event) *event = nullptr;
   const clgemm_status status = guarded(CallPath::Buffers, [&] {
     if (!context) return clgemm::detail::null_handle();
-    auto problem =
-        clgemm::detail::make_problem(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
+    auto problem = clgemm::detail::strided_problem(layout, trans_a, trans_b, m, n, k, alpha, lda,
+                                                   stride_a, ldb, stride_b, beta, ldc, stride_c,
+                                                   batch, epilogue);
     problem.a_offset = a_offset, problem.b_offset = b_offset, problem.c_offset = c_offset;
-    problem.batch = batch;
-    problem.stride_a = stride_a, problem.stride_b = stride_b, problem.stride_c = stride_c;
-    problem.epilogue = clgemm::detail::make_epilogue(epilogue);
     context->context.sgemm(problem, a, b, c, queue, event,
                            clgemm::detail::call_settings(*context, kernel));
     return CLGEMM_SUCCESS;

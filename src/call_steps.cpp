@@ -57,12 +57,7 @@ cl::Event enqueue_reduce(const cl::CommandQueue& queue, const detail::PreparedCa
   kernel.setArg(arg++, sizeof(cl_mem), &call.c.buffer);
   kernel.setArg(arg++, cl_ulong(call.c.offset));
   kernel.setArg(arg++, cl_int(call.c.ld));
-  const Epilogue& e = call.epilogue;
-  kernel.setArg(arg++, sizeof(cl_mem), &e.bias_buffer);
-  kernel.setArg(arg++, cl_ulong(e.bias_offset));
-  kernel.setArg(arg++, cl_ulong(e.bias_stride));
-  kernel.setArg(arg++, e.clamp_low);
-  kernel.setArg(arg++, e.clamp_high);
+  detail::set_epilogue_arguments(kernel, arg, call.epilogue);
   const std::size_t x = reduce.options.at("WG_X"), y = reduce.options.at("WG_Y");
   return detail::enqueue_kernel(queue, *reduce.built, kernel,
                                 {std::size_t(call.n + 3) / 4, std::size_t(call.m), 1}, {x, y, 1},

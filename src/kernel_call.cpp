@@ -168,7 +168,10 @@ int set_gemm_arguments(cl::Kernel& kernel, const KernelCall& call, std::int64_t 
   kernel.setArg(arg++, cl_ulong(call.c.stride));
   kernel.setArg(arg++, sizeof(cl_mem), &call.products);
   kernel.setArg(arg++, cl_ulong(call.products_offset));
-  const Epilogue& e = call.epilogue;
+  return set_epilogue_arguments(kernel, arg, call.epilogue);
+}
+
+int set_epilogue_arguments(cl::Kernel& kernel, int arg, const Epilogue& e) {
   kernel.setArg(arg++, sizeof(cl_mem), &e.bias_buffer);
   kernel.setArg(arg++, cl_ulong(e.bias_offset));
   kernel.setArg(arg++, cl_ulong(e.bias_stride));

@@ -105,6 +105,8 @@ std::string epilogue_build_options(const Epilogue& epilogue);
 // Sets the arguments every GEMM kernel takes (GEMM_PARAMETERS of gemm_common.clh) from the
 // call, for the launch whose first product is `first_product`; returns the next argument's index.
 int set_gemm_arguments(cl::Kernel& kernel, const KernelCall& call, std::int64_t first_product);
+// The epilogue's arguments (EPILOGUE_PARAMETERS) from index `arg` on; returns the next index.
+int set_epilogue_arguments(cl::Kernel& kernel, int arg, const Epilogue& epilogue);
 
 // Enqueues `entry_point` of `built` over the call's products: `global` x `local` per product
 // (x, y), the products along the third dimension `slices` apart (set_extra sets arguments
