@@ -89,18 +89,19 @@ void check_host_epilogue(const GemmProblem& problem) {
 
 void check_fits_device(const GemmProblem& problem, const DeviceLimits& limits) try {
   validate_problem(problem);
-  // Bytes of each matrix the host path stages, from its offset to its last element (A and B
-  // only when they are read). validate_problem ensured
-  // that the element counts fit a byte count.
+  // Bytes of each matrix the host path stages, from its lowest product's offset to its last
+  // element (A and B only when they are read). validate_problem ensured that the element
+  // counts fit a byte count.
   const bool operands = problem.reads_operands();
+  const Placement at{problem};
   std::size_t total = 0;
   for (auto [which, elements, offset, staged] :
-       {std::tuple{Argument::A, problem.a_elements(), problem.a_offset, operands},
-        std::tuple{Argument::B, problem.b_elements(), problem.b_offset, operands},
-        std::tuple{Argument::C, problem.c_elements(), problem.c_offset, !problem.is_empty()}}) {
+       {std::tuple{Argument::A, problem.a_elements(), &Placement::a, operands},
+        std::tuple{Argument::B, problem.b_elements(), &Placement::b, operands},
+        std::tuple{Argument::C, problem.c_elements(), &Placement::c, !problem.is_empty()}}) {
     if (!staged) continue;
     const char* what = argument_name(which);
-    const std::size_t bytes = (elements - offset) * sizeof(float);
+    const std::size_t bytes = (elements - at.lowest(offset)) * sizeof(float);
     if (bytes > limits.max_allocation_bytes)
       throw Error(ErrorCode::AllocationTooLarge,
                   std::string("matrix ") + what + " needs " + std::to_string(bytes) +
