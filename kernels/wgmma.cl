@@ -38,7 +38,7 @@
 #define TILE_K 16 // floats of K per page row, a multiple of 16 (DEPTH below)
 #endif
 #ifndef STAGES
-#define STAGES 2 // local pages: 2, 3 or 4 (up to STAGES - 1 slices' wgmma in flight)
+#define STAGES 2 // local pages: 2, 3 or 4 (TF32: up to STAGES - 1 slices' wgmma in flight)
 #endif
 
 // The depth of one slice: TILE_K in TF32; 3xTF32 keeps a high and a low page of TILE_K / 2-deep

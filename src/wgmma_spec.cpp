@@ -37,7 +37,10 @@ KernelSpec wgmma_spec() {
         "floats of K per page row, a multiple of 16: the depth of one slice in TF32, twice it "
         "in 3xTF32 (high and low pages)",
         16, 64, {16, 32, 64}},
-       {"STAGES", "local pages (up to STAGES - 1 slices' wgmma in flight)", 2, 4, {2, 3, 4}}}};
+       {"STAGES",
+        "local pages (TF32: up to STAGES - 1 slices' wgmma in flight; 3xTF32 waits for each "
+        "slice)",
+        2, 4, {2, 3, 4}}}};
   s.description.precisions = {Precision::TF32, Precision::TF32x3};
   s.description.needs_tensor_cores = true;
   s.description.needs_wgmma = true;
