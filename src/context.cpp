@@ -27,6 +27,10 @@ detail::TensorCoreSupport Context::State::tensor_core_support() {
   return detail::probe_tensor_cores(context, selected.device, selected.limits);  // remembered
 }
 
+detail::WgmmaSupport Context::State::wgmma_support() {
+  return detail::probe_wgmma(context, selected.device, selected.limits);  // remembered
+}
+
 cl::CommandQueue Context::State::acquire_queue() {
   std::lock_guard<std::mutex> lock(mutex);
   if (idle_queues.empty()) return cl::CommandQueue(context, selected.device);
@@ -102,6 +106,15 @@ void Context::State::check_precision(const detail::KernelSpec& spec, Precision p
                     "; kernel 'auto' or 'blocked' computes " + precision_name(precision) +
                     " portably",
                 Argument::Kernel);
+  if (!spec.description.needs_wgmma) return;
+  const auto wgmma = wgmma_support();
+  if (!wgmma.available)
+    throw Error(ErrorCode::UnsupportedPrecision,
+                "kernel '" + name + "' needs Hopper's wgmma (sm_90a), which device '" +
+                    selected.limits.name + "' does not run: " + wgmma.reason +
+                    "; kernel 'tensorcore' or 'auto' computes " + precision_name(precision) +
+                    " on its tensor cores",
+                Argument::Kernel);
 }
 
 detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
@@ -113,7 +126,8 @@ detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
   check_precision(*prepared.spec, settings.precision);
   prepared.precision = settings.precision;
   if (settings.precision != Precision::FP32)
-    prepared.precision_path = prepared.spec->description.needs_tensor_cores
+    prepared.precision_path = prepared.spec->description.needs_wgmma ? "tensor cores (wgmma)"
+                              : prepared.spec->description.needs_tensor_cores
                                   ? "tensor cores (mma.sync)"
                                   : "portable (operands rounded to TF32, FMA products)";
   const auto& source = this->source(prepared.spec->description.file);
@@ -235,6 +249,11 @@ const DeviceLimits& Context::device() const {
 }
 bool Context::has_tensor_cores() try {
   return state_->tensor_core_support().available;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+bool Context::has_wgmma() try {
+  return state_->wgmma_support().available;
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

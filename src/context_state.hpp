@@ -22,6 +22,7 @@
 #include "program_cache.hpp"
 #include "split_k.hpp"
 #include "tensor_core_probe.hpp"
+#include "wgmma_probe.hpp"
 #include "workspace.hpp"
 
 namespace clgemm {
@@ -112,6 +113,8 @@ struct Context::State {
   const detail::KernelSource& source(const std::string& file);
   // Probed once per device and process (probe_tensor_cores remembers the answer).
   detail::TensorCoreSupport tensor_core_support();
+  // Likewise for Hopper's wgmma (probe_wgmma remembers the answer).
+  detail::WgmmaSupport wgmma_support();
   // Each host-array call gets a queue of its own, so finish() waits for that call's work only.
   cl::CommandQueue acquire_queue();
   void release_queue(cl::CommandQueue queue);
@@ -120,7 +123,7 @@ struct Context::State {
   RunSettings resolve_auto(const RunSettings& settings, const GemmProblem& problem,
                            std::string& reason);
   // Throws Error(UnsupportedPrecision) when the kernel does not compute `precision`, or needs
-  // tensor cores this device lacks.
+  // tensor cores (or wgmma) this device lacks.
   void check_precision(const detail::KernelSpec& spec, Precision precision);
   // Builds the kernel for `call` (the general case without one); `effective`, when given,
   // receives the call as the kernel reads it: operands that are copied first point at their

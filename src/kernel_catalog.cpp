@@ -15,7 +15,7 @@ const std::vector<KernelSpec>& kernel_specs() {
   static const std::vector<KernelSpec> specs = {base_spec(),    row_spec(),       private_spec(),
                                                 tile_spec(),    coarsened_spec(), vectorized_spec(),
                                                 blocked_spec(), tensorcore_spec(),
-                                                gemv_spec()};
+                                                wgmma_spec(),   gemv_spec()};
   return specs;
 }
 

@@ -36,7 +36,7 @@ struct KernelSpec {
   bool slices_k = false;
   // What the build does to the kernel's PTX (ptx_rewrite.hpp): Sm90a for a kernel that writes
   // sm_90a-only instructions (wgmma) as marked comments; such a kernel builds only on NVIDIA
-  // devices of compute capability 9.0. No kernel asks for it by default.
+  // devices of compute capability 9.0 whose wgmma probe passed (wgmma_spec.cpp asks for it).
   PtxRewrite ptx_rewrite = PtxRewrite::None;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   std::vector<Constraint> constraints;
@@ -66,7 +66,7 @@ const std::vector<KernelSpec>& kernel_specs();
 const KernelSpec& find_spec(const std::string& name);
 
 // One builder per kernel, each in the file of its family: the ladder (ladder_specs.cpp), the
-// production kernels (blocked_spec.cpp, tensorcore_spec.cpp, gemv_spec.cpp).
+// production kernels (blocked_spec.cpp, tensorcore_spec.cpp, wgmma_spec.cpp, gemv_spec.cpp).
 KernelSpec base_spec();
 KernelSpec row_spec();
 KernelSpec private_spec();
@@ -77,6 +77,7 @@ KernelSpec vectorized_spec();
 KernelSpec vector_tile_spec(std::string name, std::string summary);
 KernelSpec blocked_spec();
 KernelSpec tensorcore_spec();
+KernelSpec wgmma_spec();
 KernelSpec gemv_spec();
 
 // Small helpers the builders share.

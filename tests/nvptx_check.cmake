@@ -1,7 +1,7 @@
-# Compiles the tensor-core kernels (tensorcore.cl, tensorcore_probe.cl; wgmma_probe.cl at the
-# end) for NVIDIA's PTX with clang, for every variant the host builds (TRANS_A, TRANS_B,
-# PRECISION, aligned or not), so a mistake in their OpenCL C or inline PTX shows on machines
-# without an NVIDIA GPU. clang's NVPTX back end is not NVIDIA's OpenCL compiler, but both take
+# Compiles the tensor-core kernels (tensorcore.cl, tensorcore_probe.cl; wgmma_probe.cl and
+# wgmma.cl at the end) for NVIDIA's PTX with clang, for every variant the host builds (TRANS_A,
+# TRANS_B, PRECISION, aligned or not), so a mistake in their OpenCL C or inline PTX shows on
+# machines without an NVIDIA GPU. clang's NVPTX back end is not NVIDIA's OpenCL compiler, but both take
 # the same asm operands; the H200 runs of tools/device/h200_tensorcore.sh are the real test.
 # Each variant's PTX must hold the tensor-core instructions and no spills to local (stack)
 # memory.
@@ -57,5 +57,29 @@ file(READ ${WORK}/wgmma_probe.ptx ptx)
 if(NOT ptx MATCHES "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n8k8\\.f32\\.tf32\\.tf32 {%f")
   message(FATAL_ERROR "wgmma_probe.cl: no marked wgmma with registers in the PTX")
 endif()
-message(STATUS
-  "tensorcore.cl, tensorcore_probe.cl and wgmma_probe.cl compile for NVPTX in every variant")
+# The wgmma kernel in both precisions and every transpose: the marked wgmma must hold the
+# compiler's registers, and nothing may go to local (stack) memory; ptxas assembles these for
+# sm_90a where it is installed (kernels.wgmma_ptxas).
+foreach(precision 1 2)
+  foreach(trans_a 0 1)
+    foreach(trans_b 0 1)
+      set(name wgmma_${precision}${trans_a}${trans_b})
+      execute_process(COMMAND ${CLANG} ${common} -DPRECISION=${precision} -DTRANS_A=${trans_a}
+                              -DTRANS_B=${trans_b} -o ${WORK}/${name}.ptx ${KERNELS}/wgmma.cl
+                      RESULT_VARIABLE status ERROR_VARIABLE errors)
+      if(NOT status EQUAL 0)
+        message(FATAL_ERROR "wgmma.cl (${name}) does not compile for NVPTX:\n${errors}")
+      endif()
+      file(READ ${WORK}/${name}.ptx ptx)
+      set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n128k8\\.f32\\.tf32\\.tf32 {%f")
+      if(NOT ptx MATCHES "${marked}")
+        message(FATAL_ERROR "wgmma.cl (${name}): no marked wgmma with registers in the PTX")
+      endif()
+      if(ptx MATCHES "\\.local")
+        message(FATAL_ERROR "wgmma.cl (${name}): the PTX uses local (stack) memory")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+message(STATUS "tensorcore.cl, tensorcore_probe.cl, wgmma_probe.cl and wgmma.cl compile for "
+               "NVPTX in every variant")

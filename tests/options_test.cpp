@@ -123,9 +123,9 @@ TEST(Options, BuildOptionStringListsEveryParameter) {
 
 TEST(Catalog, LadderOrderAndUnknownKernel) {
   const auto& catalog = kernel_catalog();
-  ASSERT_EQ(catalog.size(), 9u);
-  const char* order[] = {"base",       "row",        "private", "tile",      "coarsened",
-                         "vectorized", "blocked",    "tensorcore", "gemv"};
+  ASSERT_EQ(catalog.size(), 10u);
+  const char* order[] = {"base",       "row",     "private",    "tile",  "coarsened",
+                         "vectorized", "blocked", "tensorcore", "wgmma", "gemv"};
   for (std::size_t i = 0; i < catalog.size(); ++i) EXPECT_EQ(catalog[i].name, order[i]);
   try {
     find_kernel("tiled");
@@ -137,19 +137,22 @@ TEST(Catalog, LadderOrderAndUnknownKernel) {
 }
 
 // What each kernel computes: the ladder FP32 only, blocked every precision (TF32 and 3xTF32
-// portably), tensorcore only the TF32 modes and only on tensor cores.
+// portably), tensorcore and wgmma only the TF32 modes and only on tensor cores (wgmma only
+// where the wgmma probe passed).
 TEST(Catalog, PrecisionsOfEachKernel) {
   const std::vector<Precision> fp32_only = {Precision::FP32};
   const std::vector<Precision> all = {Precision::FP32, Precision::TF32, Precision::TF32x3};
   for (const auto& kernel : kernel_catalog()) {
     if (kernel.name == "blocked") {
       EXPECT_EQ(kernel.precisions, all);
-    } else if (kernel.name == "tensorcore") {
+    } else if (kernel.name == "tensorcore" || kernel.name == "wgmma") {
       EXPECT_EQ(kernel.precisions, (std::vector<Precision>{Precision::TF32, Precision::TF32x3}));
     } else {
       EXPECT_EQ(kernel.precisions, fp32_only) << kernel.name;
     }
-    EXPECT_EQ(kernel.needs_tensor_cores, kernel.name == "tensorcore") << kernel.name;
+    EXPECT_EQ(kernel.needs_tensor_cores, kernel.name == "tensorcore" || kernel.name == "wgmma")
+        << kernel.name;
+    EXPECT_EQ(kernel.needs_wgmma, kernel.name == "wgmma") << kernel.name;
   }
 }
 
@@ -208,6 +211,11 @@ TEST(KernelModel, RegistersAndCandidates) {
   const KernelOptions tensorcore{{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"WARP_M", 64},
                                  {"WARP_N", 64},  {"STAGES", 3},   {"VEC", 4}};
   EXPECT_EQ(kernel_outputs_per_work_item("tensorcore", tensorcore), 64 * 64 / 32);
+  // wgmma: a warpgroup's 64 x TILE_N accumulators over 128 work-items.
+  const KernelOptions wgmma{{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"STAGES", 2}};
+  EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wgmma), 64);
+  EXPECT_EQ(kernel_work_group("wgmma", wgmma), (std::array<std::size_t, 2>{256, 1}));
+  EXPECT_EQ(kernel_local_memory_bytes("wgmma", wgmma), std::size_t(2 * 256 * 16 * 4));
   EXPECT_THROW(kernel_registers_per_work_item("tile", {}), Error);
   for (const auto& kernel : kernel_catalog())
     for (const auto& parameter : kernel.parameters) {

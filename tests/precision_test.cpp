@@ -1,6 +1,7 @@
 // The reduced precisions, TF32 and 3xTF32, on the tests' device, through every kernel that
-// computes them: 'auto', 'blocked' (portable rounding) and 'tensorcore' (mma.sync), whose tests
-// skip themselves, saying why, on a device without tensor cores. Registered by ctest as
+// computes them: 'auto', 'blocked' (portable rounding), 'tensorcore' (mma.sync) and 'wgmma'
+// (Hopper's warpgroup MMA), whose tests skip themselves, saying why, on a device without tensor
+// cores (or, for 'wgmma', without a passing wgmma probe: compute capability 9.0 only). Registered by ctest as
 // precision.* (`ctest -L precision`). What is checked:
 //   - results against the double reference within each mode's bound, on shapes that fit no
 //     tile, all four transposes, both layouts, beta 0 and not, padded leading dimensions and
@@ -43,9 +44,14 @@ std::vector<std::string> kernels_computing(Precision precision) {
 
 // Why `kernel` cannot run on the tests' device, or "" when it can.
 std::string why_not_here(const std::string& kernel) {
-  if (!needs_tensor_cores(kernel) || shared_context().has_tensor_cores()) return {};
-  return "'" + kernel + "' needs tensor cores, which '" + shared_context().device().name +
-         "' does not have";
+  if (!needs_tensor_cores(kernel)) return {};
+  if (!shared_context().has_tensor_cores())
+    return "'" + kernel + "' needs tensor cores, which '" + shared_context().device().name +
+           "' does not have";
+  if (find_kernel(kernel).needs_wgmma && !shared_context().has_wgmma())
+    return "'" + kernel + "' needs Hopper's wgmma, which '" + shared_context().device().name +
+           "' does not run (compute capability 9.0 with a passing wgmma probe only)";
+  return {};
 }
 
 // Small blocked tiles on CPU devices. The derived CPU tiles (64 x 128, 8 x 16 outputs per
@@ -518,6 +524,30 @@ TEST(TensorCores, FoundWhereTheDeviceHasThem) {
   } catch (const Error& error) {
     ADD_FAILURE() << "compute capability " << device.compute_capability
                   << " but no tensor cores: " << error.what();
+  }
+}
+
+// An NVIDIA device of compute capability 9.0 runs wgmma: the probe must pass there, or the
+// wgmma tests above would skip themselves unnoticed. Elsewhere 'wgmma' refuses, saying why.
+TEST(Wgmma, FoundWhereTheDeviceRunsIt) {
+  const auto& device = shared_context().device();
+  if (device.compute_capability == 90 && device.vendor.find("NVIDIA") != std::string::npos) {
+    if (shared_context().has_wgmma()) return;
+    try {
+      shared_context().build("wgmma", {}, Precision::TF32);  // throws, saying why
+      ADD_FAILURE() << "no wgmma, yet the wgmma kernel was built";
+    } catch (const Error& error) {
+      ADD_FAILURE() << "compute capability 9.0 but no wgmma: " << error.what();
+    }
+    return;
+  }
+  EXPECT_FALSE(shared_context().has_wgmma());
+  try {
+    shared_context().build("wgmma", {}, Precision::TF32);
+    ADD_FAILURE() << "the wgmma kernel was built on '" << device.name << "'";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::UnsupportedPrecision) << error.what();
+    EXPECT_NE(std::string(error.what()).find("'wgmma'"), std::string::npos) << error.what();
   }
 }
 

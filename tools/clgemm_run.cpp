@@ -386,7 +386,8 @@ int run_gemm(const Arguments& args) {
   if (args.kernel == "all") {
     // Every kernel that computes the precision on this device.
     for (const auto& k : clgemm::kernel_catalog())
-      if (k.runs(precision, context.has_tensor_cores()))
+      if (k.runs(precision, context.has_tensor_cores(),
+                 k.needs_wgmma && context.has_wgmma()))
         kernels.push_back(k.name);
   } else {
     kernels.push_back(kernel);

@@ -201,6 +201,10 @@ class Context {
   // 8.0 or newer on which a probe kernel using mma.sync built and computed the right product
   // (checked once per device and process).
   bool has_tensor_cores();
+  // Whether the kernel 'wgmma' (Hopper's warpgroup MMA) runs here: an NVIDIA device of compute
+  // capability exactly 9.0 on which the wgmma probe, built through the PTX rewrite to sm_90a,
+  // computed the right product (checked once per device and process).
+  bool has_wgmma();
 
   // Builds the kernel (or finds it in this context's cache) and returns the parameters it was
   // built with; sgemm() does this itself, so calling it first only separates the build time.

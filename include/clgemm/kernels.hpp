@@ -39,13 +39,15 @@ struct KernelDescription {
   std::vector<KernelParameter> host_parameters = {};
   std::vector<Precision> precisions = {Precision::FP32};  // the modes it computes
   bool needs_tensor_cores = false;  // built only where Context::has_tensor_cores()
+  bool needs_wgmma = false;         // built only where Context::has_wgmma() too
 
   bool computes(Precision precision) const {
     return std::find(precisions.begin(), precisions.end(), precision) != precisions.end();
   }
-  // Whether it can compute `precision` on a device with or without tensor cores.
-  bool runs(Precision precision, bool tensor_cores) const {
-    return computes(precision) && (!needs_tensor_cores || tensor_cores);
+  // Whether it can compute `precision` on a device with or without tensor cores (and wgmma:
+  // left out, a kernel that needs it does not run).
+  bool runs(Precision precision, bool tensor_cores, bool wgmma = false) const {
+    return computes(precision) && (!needs_tensor_cores || tensor_cores) && (!needs_wgmma || wgmma);
   }
 };
 

@@ -1,0 +1,87 @@
+# Checks kernels/wgmma.cl without an NVIDIA GPU, as wgmma_ptxas_check.cmake does the probe:
+# clang's NVPTX back end compiles each variant (operands substituted inside the marked
+# comments), the PTX gets the header NVIDIA's OpenCL compiler writes on an H200 (.target
+# sm_90), the library's rewrite (clgemm-ptx-rewrite) retargets it to sm_90a, and ptxas must
+# assemble it without spilling registers or serializing the wgmma. The variants: both
+# precisions, the four transposes, an epilogue, and other tiles, depths and stages. clang's
+# OpenCL target has no library, so the built-ins the kernel calls are defined here. Only a run
+# on the H200 (the precision tests' wgmma cases) shows that the kernel computes the product.
+#   cmake -DCLANG=... -DPTXAS=... -DREWRITE=... -DKERNELS=... -DWORK=...
+#         -P wgmma_kernel_ptxas_check.cmake
+file(MAKE_DIRECTORY ${WORK})
+file(WRITE ${WORK}/wgmma_nvptx.cl [=[
+// The OpenCL built-ins the kernel calls, for clang's NVPTX target.
+size_t __attribute__((overloadable)) get_local_id(uint dimension) {
+  return dimension == 0   ? __nvvm_read_ptx_sreg_tid_x()
+         : dimension == 1 ? __nvvm_read_ptx_sreg_tid_y()
+                          : __nvvm_read_ptx_sreg_tid_z();
+}
+size_t __attribute__((overloadable)) get_group_id(uint dimension) {
+  return dimension == 0   ? __nvvm_read_ptx_sreg_ctaid_x()
+         : dimension == 1 ? __nvvm_read_ptx_sreg_ctaid_y()
+                          : __nvvm_read_ptx_sreg_ctaid_z();
+}
+void __attribute__((overloadable)) barrier(cl_mem_fence_flags flags) {
+  __asm__ volatile("bar.sync 0;" ::: "memory");
+}
+float __attribute__((overloadable)) mad(float a, float b, float c) {
+  return __builtin_fmaf(a, b, c);
+}
+#include "wgmma.cl"
+]=])
+
+set(report "")
+function(check name)
+  execute_process(
+    COMMAND ${CLANG} -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang
+            -finclude-default-header -Xclang -target-cpu -Xclang sm_80 -O2 -S -I ${KERNELS}
+            -Dasm=__asm__ -Werror ${ARGN} -o ${WORK}/${name}.ptx ${WORK}/wgmma_nvptx.cl
+    RESULT_VARIABLE status ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "wgmma.cl ${ARGN} does not compile for NVPTX:\n${errors}")
+  endif()
+  file(READ ${WORK}/${name}.ptx ptx)
+  set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n(64|128)k8\\.f32\\.tf32\\.tf32 {%f")
+  if(NOT ptx MATCHES "${marked}")
+    message(FATAL_ERROR "wgmma.cl ${ARGN}: no marked wgmma with registers in the PTX")
+  endif()
+  string(REGEX REPLACE "\n\\.version [0-9]+\\.[0-9]+" "\n.version 8.0" ptx "${ptx}")
+  string(REGEX REPLACE "\n\\.target sm_[0-9]+" "\n.target sm_90" ptx "${ptx}")
+  file(WRITE ${WORK}/${name}.sm90.ptx "${ptx}")
+  execute_process(COMMAND ${REWRITE} ${WORK}/${name}.sm90.ptx ${WORK}/${name}.sm90a.ptx
+                  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "clgemm-ptx-rewrite failed on wgmma.cl ${ARGN}:\n${output}")
+  endif()
+  execute_process(COMMAND ${PTXAS} -arch=sm_90a -v -o ${WORK}/${name}.cubin
+                          ${WORK}/${name}.sm90a.ptx
+                  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "ptxas -arch=sm_90a refuses wgmma.cl ${ARGN}:\n${output}")
+  endif()
+  if(NOT output MATCHES "0 bytes spill stores, 0 bytes spill loads")
+    message(FATAL_ERROR "wgmma.cl ${ARGN} spills registers:\n${output}")
+  endif()
+  if(output MATCHES "[Ss]eriali[sz]")
+    message(FATAL_ERROR "ptxas serializes the wgmma of wgmma.cl ${ARGN}:\n${output}")
+  endif()
+  string(REGEX MATCH "Used [0-9]+ registers[^\n]*" used "${output}")
+  set(report "${report}\n  ${name} (${ARGN}): ${used}" PARENT_SCOPE)
+endfunction()
+
+# The derived tiles (128 x 128, TILE_K 16, two stages) in both precisions and every transpose.
+foreach(precision 1 2)
+  foreach(trans_a 0 1)
+    foreach(trans_b 0 1)
+      check(wgmma_${precision}${trans_a}${trans_b} -DPRECISION=${precision} -DTRANS_A=${trans_a}
+            -DTRANS_B=${trans_b})
+    endforeach()
+  endforeach()
+endforeach()
+# An epilogue, one warpgroup, n64, deeper slices and more stages.
+check(wgmma_epilogue -DPRECISION=2 -DBIAS=2 -DACTIVATION=1)
+check(wgmma_64x64x32 -DTILE_M=64 -DTILE_N=64 -DTILE_K=32)
+check(wgmma_64x64x32_3x -DTILE_M=64 -DTILE_N=64 -DTILE_K=32 -DPRECISION=2)
+check(wgmma_128x64x16_s3 -DTILE_N=64 -DSTAGES=3)
+check(wgmma_64x128x16_s3_3x -DTILE_M=64 -DSTAGES=3 -DPRECISION=2)
+message(STATUS "wgmma.cl: every variant's rewritten PTX assembles for sm_90a:${report}")

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs on the H200 device machine with build-device/ and .device-kit carried: the first runs of
+# the wgmma kernel. Its probe and its precision tests (tests/precision_test.cpp, the wgmma
+# cases), then clgemm-run's verification on edge shapes, transposes, layouts and parameter
+# variants in tf32 and 3xtf32, then its speed next to tensorcore's at a few sizes. Output in
+# $OUT/wgmma.txt.
+#   usage: tools/device/h200_wgmma.sh [tests] [check] [time]
+set -uo pipefail
+source .device-kit/nvidia-opencl.sh
+export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
+export CLGEMM_CACHE_DIR=/tmp/clgemm-cache
+B=build-device
+RUN=$B/clgemm-run
+want() { [[ " ${STEPS} " == *" $1 "* ]]; }
+STEPS="${*:-tests check time}"
+SHAPES=("1 1 1" "17 33 9" "65 7 130" "128 128 128" "129 257 63" "300 1 19" "1000 1000 1000")
+
+check() {  # precision m n k layout transa transb [extra]
+  local p=$1 m=$2 n=$3 k=$4 layout=$5 ta=$6 tb=$7; shift 7
+  local out
+  out=$($RUN --kernel wgmma --precision "$p" --m "$m" --n "$n" --k "$k" --layout "$layout" \
+        --transa "$ta" --transb "$tb" --reps 1 "$@" 2>&1)
+  printf '%-7s %5s %5s %5s %s %s%s %-36s %s\n' "$p" "$m" "$n" "$k" "$layout" "$ta" "$tb" "$*" \
+    "$(grep -oE '^verify: .*' <<<"$out" | cut -c1-60 || true)$(grep -E 'error' <<<"$out" | head -3)"
+}
+time_run() {  # kernel precision n [extra]
+  local kernel=$1 p=$2 n=$3; shift 3
+  local out
+  out=$($RUN --kernel "$kernel" --precision "$p" --n "$n" --reps 20 --warmup 3 "$@" 2>&1)
+  printf '%-10s %-7s %5s %-40s %s | %s\n' "$kernel" "$p" "$n" "$*" \
+    "$(grep -oE '[0-9.]+ GFLOP/s' <<<"$out" || true)" \
+    "$(grep -oE '^verify: +[a-zA-Z]+' <<<"$out")$(grep -E 'error' <<<"$out" | head -3)"
+}
+{
+if want tests; then
+  echo "== probe and precision tests (wgmma cases)"
+  timeout 120 $B/src/testing/clgemm-internal-tests --gtest_filter='Wgmma.*' --gtest_brief=1 2>&1 |
+    tail -5
+  timeout 300 $B/tests/clgemm-precision-tests --gtest_filter='*wgmma*:*Wgmma*' --gtest_brief=1 \
+    2>&1 | tail -30
+fi
+if want check; then
+  echo "== correctness (wgmma, clgemm-run verification against the double reference)"
+  for p in tf32 3xtf32; do
+    for shape in "${SHAPES[@]}"; do
+      for t in "n n" "t n" "n t" "t t"; do check $p $shape row $t; done
+      check $p $shape col n n
+    done
+    check $p 200 300 100 row n n --lda 104 --ldb 303 --ldc 305 --beta 0.5
+    check $p 513 515 517 row n n -D TILE_M=64
+    check $p 513 515 517 row t t -D TILE_N=64 -D STAGES=3
+    check $p 513 515 517 row n t -D TILE_M=64 -D TILE_N=64 -D TILE_K=32
+    check $p 513 515 517 row t n -D TILE_M=64 -D STAGES=3
+  done
+fi
+if want time; then
+  echo "== speed, GFLOP/s from the median of 20 runs"
+  for n in 1024 4096 8192; do
+    for p in tf32 3xtf32; do time_run wgmma $p $n; time_run tensorcore $p $n; done
+  done
+  for p in tf32 3xtf32; do
+    time_run wgmma $p 4096 -D TILE_N=64 -D STAGES=3
+    time_run wgmma $p 4096 -D TILE_M=64 -D STAGES=3
+    time_run wgmma $p 4096 -D TILE_M=64 -D TILE_N=64 -D TILE_K=32
+  done
+fi
+} 2>&1 | tee "$OUT/wgmma.txt"
