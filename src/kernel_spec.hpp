@@ -109,4 +109,24 @@ inline double tiled_loads(std::int64_t m, std::int64_t n, std::int64_t k, long t
          double(k) * double(n) * double(groups(m, tile_m));
 }
 
+// The launch of a kernel whose work-groups are `threads(options)` work-items in one dimension,
+// each computing a TILE_M x TILE_N tile of C, TILE_K deep per step (the tensor-core kernels):
+// its work-group, geometry, block and traffic model.
+inline void set_one_dimensional_tiles(KernelSpec& s,
+                                      std::function<std::size_t(const KernelOptions&)> threads) {
+  s.work_group = [threads](const KernelOptions& o) {
+    return std::array<std::size_t, 2>{threads(o), 1};
+  };
+  s.geometry = [threads](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const std::size_t t = threads(o);
+    return LaunchGeometry{{groups(n, opt(o, "TILE_N")) * t, groups(m, opt(o, "TILE_M"))}, {t, 1}};
+  };
+  s.block = [](const KernelOptions& o) {
+    return std::array<std::int64_t, 3>{opt(o, "TILE_M"), opt(o, "TILE_N"), opt(o, "TILE_K")};
+  };
+  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return tiled_loads(m, n, k, opt(o, "TILE_M"), opt(o, "TILE_N"));
+  };
+}
+
 }  // namespace clgemm::detail

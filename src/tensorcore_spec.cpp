@@ -40,9 +40,6 @@ KernelSpec tensorcore_spec() {
   s.outputs_per_work_item = [](const KernelOptions& o) {
     return opt(o, "WARP_M") * opt(o, "WARP_N") / 32;
   };
-  s.work_group = [threads](const KernelOptions& o) {
-    return std::array<std::size_t, 2>{threads(o), 1};
-  };
   s.local_memory_bytes = [](const KernelOptions& o) {
     return std::size_t(opt(o, "STAGES") * (opt(o, "TILE_M") + opt(o, "TILE_N")) * opt(o, "TILE_K") *
                        4);
@@ -76,16 +73,7 @@ KernelSpec tensorcore_spec() {
       {"VEC is 1 or 4",
        [](const KernelOptions& o) { return opt(o, "VEC") == 1 || opt(o, "VEC") == 4; }},
   };
-  s.geometry = [threads](const KernelOptions& o, std::int64_t m, std::int64_t n) {
-    const std::size_t t = threads(o);
-    return LaunchGeometry{{groups(n, opt(o, "TILE_N")) * t, groups(m, opt(o, "TILE_M"))}, {t, 1}};
-  };
-  s.block = [](const KernelOptions& o) {
-    return std::array<std::int64_t, 3>{opt(o, "TILE_M"), opt(o, "TILE_N"), opt(o, "TILE_K")};
-  };
-  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return tiled_loads(m, n, k, opt(o, "TILE_M"), opt(o, "TILE_N"));
-  };
+  set_one_dimensional_tiles(s, threads);
   return s;
 }
 

@@ -54,9 +54,6 @@ KernelSpec wgmma_spec() {
   s.outputs_per_work_item = [](const KernelOptions& o) {
     return kWarpgroupRows * opt(o, "TILE_N") / kWarpgroupItems;
   };
-  s.work_group = [threads](const KernelOptions& o) {
-    return std::array<std::size_t, 2>{threads(o), 1};
-  };
   s.local_memory_bytes = local_bytes;
   s.derive = [](const DeviceLimits& d) {
     // Two warpgroups of 64 x 128, slices 16 deep (8 in 3xTF32), two stages: 32 KiB of local
@@ -77,16 +74,7 @@ KernelSpec wgmma_spec() {
        "a work-group gets on the H200)",
        [](const KernelOptions& o) { return local_bytes(o) <= kLocalBudget; }},
   };
-  s.geometry = [threads](const KernelOptions& o, std::int64_t m, std::int64_t n) {
-    const std::size_t t = threads(o);
-    return LaunchGeometry{{groups(n, opt(o, "TILE_N")) * t, groups(m, opt(o, "TILE_M"))}, {t, 1}};
-  };
-  s.block = [](const KernelOptions& o) {
-    return std::array<std::int64_t, 3>{opt(o, "TILE_M"), opt(o, "TILE_N"), opt(o, "TILE_K")};
-  };
-  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return tiled_loads(m, n, k, opt(o, "TILE_M"), opt(o, "TILE_N"));
-  };
+  set_one_dimensional_tiles(s, threads);
   return s;
 }
 
