@@ -39,7 +39,11 @@ def test_no_directory_outside_the_installation():
 def test_catalogue_and_version():
     names = [k.name for k in clgemm.kernels()]
     assert names[0] == "base" and "blocked" in names and "tile" in names
-    assert all("fp32" in k.precisions or k.name == "tensorcore" for k in clgemm.kernels())
+    # Every kernel computes fp32 except the tensor-core ones, which compute tf32 and 3xtf32 only.
+    tensor_core = {"tensorcore", "wgmma"}
+    assert all(("fp32" in k.precisions) != (k.name in tensor_core) for k in clgemm.kernels())
+    assert all(set(k.precisions) == {"tf32", "3xtf32"} for k in clgemm.kernels()
+               if k.name in tensor_core)
     assert clgemm.__version__.count(".") == 2
 
 
