@@ -3,6 +3,7 @@
 // which operands are copied to aligned scratch first, the workspace that takes, and the
 // programs each launch needs.
 #include <algorithm>
+#include <cstdint>
 
 #include "clgemm/errors.hpp"
 #include "context_state.hpp"
@@ -198,6 +199,7 @@ detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
     out.b_at = reserve(std::size_t(shape.lines) * std::size_t(out.b_ld));
   }
   if (out.copy_a || out.copy_b) out.copy = prepare_helper("copy_padded");
+  if (spec.packs_operands) plan_packing(out, plan.run.precision, call, reserve);
   const detail::SplitPlan split = plan_split(spec, out.main.options, call, floats * sizeof(float));
   note(split.reason);
   if (split.slices.slices > 1) {
@@ -209,6 +211,47 @@ detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
   }
   out.workspace_bytes = floats * sizeof(float);
   return out;
+}
+
+void Context::State::plan_packing(detail::PreparedCall& out, Precision precision,
+                                  const detail::KernelCall& call,
+                                  const std::function<std::size_t(std::size_t)>& reserve) {
+  const long parts = precision == Precision::TF32x3 ? 2 : 1;
+  out.a_packing = detail::packed_a(call, out.main.options, parts);
+  out.b_packing = detail::packed_b(call, out.main.options, parts);
+  // Every product's A and B, packed, must fit the workspace (SIZE_MAX: more than a size_t).
+  const auto bytes_of = [&call](const detail::PackedOperand& p) {
+    const auto per_product = p.floats_per_product();
+    const auto bytes =
+        per_product ? detail::float_bytes(*per_product, std::uint64_t(call.batch)) : std::nullopt;
+    return bytes ? *bytes : SIZE_MAX;
+  };
+  const std::size_t a_bytes = bytes_of(out.a_packing), b_bytes = bytes_of(out.b_packing);
+  const std::size_t limit = detail::workspace_limit(selected.limits);
+  if (a_bytes > limit || b_bytes > limit - a_bytes)
+    throw Error(ErrorCode::AllocationTooLarge,
+                "kernel '" + out.main.name + "' packs A and B of every product into the " +
+                    "workspace: " +
+                    (a_bytes < SIZE_MAX && b_bytes < SIZE_MAX
+                         ? std::to_string(a_bytes) + " + " + std::to_string(b_bytes) + " bytes"
+                         : std::string("more bytes than a size_t holds")) +
+                    " for " + std::to_string(call.batch) + " product(s), above the workspace " +
+                    "limit of " + std::to_string(limit) + " bytes (a quarter of " +
+                    "CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+                    std::to_string(selected.limits.max_allocation_bytes) + ")");
+  out.packed = true;
+  out.a_packed_floats = *out.a_packing.floats_per_product();
+  out.b_packed_floats = *out.b_packing.floats_per_product();
+  out.a_at = reserve(a_bytes / sizeof(float));
+  out.b_at = reserve(b_bytes / sizeof(float));
+  const int mode = int(precision);
+  out.pack_a = prepare_helper("wgmma_pack", " " + out.a_packing.build_options(mode));
+  out.pack_b = prepare_helper("wgmma_pack", " " + out.b_packing.build_options(mode));
+  out.reason += std::string(out.reason.empty() ? "" : "; ") + "A and B packed into " +
+                (parts == 2 ? "TF32 high and low parts" : "TF32") + ", K-major blocks of " +
+                std::to_string(out.a_packing.tile_rows) + " and " +
+                std::to_string(out.b_packing.tile_rows) + " rows by " +
+                std::to_string(out.a_packing.slice_depth()) + " of K (wgmma_pack)";
 }
 
 detail::PreparedKernel Context::State::prepare_helper(const std::string& kernel,

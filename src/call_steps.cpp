@@ -1,6 +1,8 @@
-// Enqueueing a prepared call: scale_c alone, or the aligned copies, the GEMM and the split-K
-// reduction (which applies the epilogue) in that order, each launch waiting for the one before (in-order and out-of-order
+// Enqueueing a prepared call: scale_c alone, or the aligned copies (or the packs of a kernel
+// that reads packed operands), the GEMM and the split-K reduction (which applies the epilogue) in that order, each launch waiting for the one before (in-order and out-of-order
 // queues alike), the ones that use scratch memory inside the Context's workspace.
+#include <algorithm>
+
 #include "context_state.hpp"
 
 namespace clgemm {
@@ -35,6 +37,41 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const detail::PreparedKern
   return detail::enqueue_kernel(queue, *copy.built, kernel,
                                 {std::size_t(shape.length), std::size_t(shape.lines), 1},
                                 {x, y, 1}, wait);
+}
+
+// wgmma_pack: `layout` of every product of `from` into the workspace at `to`, `per_product`
+// floats apart, in launches of at most kProductsPerLaunch products.
+cl::Event enqueue_pack(const cl::CommandQueue& queue, const detail::PreparedKernel& pack,
+                       const detail::PackedOperand& layout, const detail::Operand& from,
+                       const detail::KernelCall& call, const cl::Buffer& workspace,
+                       std::size_t to, std::size_t per_product, const Wait& wait) {
+  detail::KernelPool::Lease lease(pack.built->kernels, pack.built->program, "wgmma_pack");
+  cl::Kernel& kernel = lease.kernel();
+  int arg = 0;
+  kernel.setArg(arg++, cl_int(layout.rows));
+  kernel.setArg(arg++, cl_int(layout.depth));
+  kernel.setArg(arg++, sizeof(cl_mem), &from.buffer);
+  kernel.setArg(arg++, cl_ulong(from.offset));
+  kernel.setArg(arg++, cl_int(from.ld));
+  const int first_product_arg = arg++;
+  kernel.setArg(arg++, cl_ulong(from.stride));
+  kernel.setArg(arg++, sizeof(cl_mem), &call.products);
+  kernel.setArg(arg++, cl_ulong(call.products_offset));
+  kernel.setArg(arg++, workspace);
+  kernel.setArg(arg++, cl_ulong(to));
+  kernel.setArg(arg++, cl_ulong(per_product));
+  const std::size_t local = pack.options.at("WG_X") * pack.options.at("WG_Y");
+  const std::size_t items = (layout.work_items_per_product() + local - 1) / local * local;
+  Wait before = wait;
+  cl::Event last;
+  for (std::int64_t first = 0; first < call.batch; first += detail::kProductsPerLaunch) {
+    const auto products = std::min(call.batch - first, detail::kProductsPerLaunch);
+    kernel.setArg(first_product_arg, cl_uint(first));
+    last = detail::enqueue_kernel(queue, *pack.built, kernel,
+                                  {items, 1, std::size_t(products)}, {local, 1, 1}, before);
+    before = {last};
+  }
+  return last;
 }
 
 // splitk_reduce: C = act(alpha * (sum of the slabs) + beta * C + bias).
@@ -93,6 +130,18 @@ void Context::State::enqueue(const cl::CommandQueue& queue, const detail::Prepar
                       then(enqueue_copy(queue, prepared.copy, call.b, detail::stored_b(call),
                                         buffer, prepared.b_at, prepared.b_ld, before));
                       gemm.b = {buffer(), prepared.b_at, prepared.b_ld, call.b.transposed, 0};
+                    }
+                    if (prepared.packed) {
+                      // The kernel reads product p's packed operands p * per-product floats
+                      // in (a table then gives only C's offsets and the scalars).
+                      then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call,
+                                        buffer, prepared.a_at, prepared.a_packed_floats, before));
+                      then(enqueue_pack(queue, prepared.pack_b, prepared.b_packing, call.b, call,
+                                        buffer, prepared.b_at, prepared.b_packed_floats, before));
+                      gemm.a = {buffer(), prepared.a_at, 0, false, 0,
+                                std::int64_t(prepared.a_packed_floats), false};
+                      gemm.b = {buffer(), prepared.b_at, 0, false, 0,
+                                std::int64_t(prepared.b_packed_floats), false};
                     }
                     detail::KSlicing slicing;
                     if (prepared.slices.slices > 1) {

@@ -186,14 +186,16 @@ GemmRecord describe_nothing(const detail::CallPlan& plan) {
 GemmRecord describe(const detail::PreparedCall& prepared) {
   GemmRecord record = describe(prepared.main, prepared.reason);
   record.split_k = prepared.slices.slices;
-  record.copied_a = prepared.column_major ? prepared.copy_b : prepared.copy_a;
-  record.copied_b = prepared.column_major ? prepared.copy_a : prepared.copy_b;
+  const bool copied_a = prepared.copy_a || prepared.packed;
+  const bool copied_b = prepared.copy_b || prepared.packed;
+  record.copied_a = prepared.column_major ? copied_b : copied_a;
+  record.copied_b = prepared.column_major ? copied_a : copied_b;
   record.launches = prepared.launches();
   record.workspace_bytes = prepared.workspace_bytes;
   record.batch = prepared.batch;
   record.product_table = prepared.product_table;
   record.epilogue = prepared.epilogue;
-  for (const auto* helper : {&prepared.copy, &prepared.reduce})
+  for (const auto* helper : {&prepared.copy, &prepared.reduce, &prepared.pack_a, &prepared.pack_b})
     if (helper->built && !helper->cached) record.build_seconds += helper->built->build_seconds;
   return record;
 }

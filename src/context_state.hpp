@@ -4,6 +4,7 @@
 // work-items than derived.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <tuple>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "kernel_call.hpp"
 #include "kernel_source.hpp"
 #include "kernel_spec.hpp"
+#include "operand_packing.hpp"
 #include "aligned_copy.hpp"
 #include "program_cache.hpp"
 #include "split_k.hpp"
@@ -66,8 +68,12 @@ struct PreparedCall {
   PreparedKernel main;
   PreparedKernel copy;    // copy_padded, when an operand is copied
   PreparedKernel reduce;  // splitk_reduce, when K is split
+  PreparedKernel pack_a, pack_b;  // wgmma_pack, for a kernel that reads packed operands
   bool column_major = false;  // the call's A and B are the problem's B and A
   bool copy_a = false, copy_b = false;
+  bool packed = false;                    // A and B are packed (a_at, b_at) before the GEMM
+  PackedOperand a_packing, b_packing;
+  std::size_t a_packed_floats = 0, b_packed_floats = 0;  // per product
   std::int64_t a_ld = 0, b_ld = 0;        // the copies' leading dimensions
   std::size_t a_at = 0, b_at = 0;         // the copies' offsets
   KSlices slices;                         // slices.slices > 1: split-K
@@ -82,7 +88,7 @@ struct PreparedCall {
   std::size_t launches() const {
     const auto product_launches =
         std::size_t((batch + detail::kProductsPerLaunch - 1) / detail::kProductsPerLaunch);
-    return std::size_t(copy_a) + std::size_t(copy_b) + product_launches +
+    return std::size_t(copy_a) + std::size_t(copy_b) + (packed ? 3 : 1) * product_launches +
            (slices.slices > 1 ? 1 : 0);
   }
 };
@@ -150,6 +156,11 @@ struct Context::State {
   // Builds or finds what `plan` launches (not for CallKind::Nothing), for the call whose
   // operands' base alignments are filled in.
   detail::PreparedCall prepare(const detail::CallPlan& plan, const detail::KernelCall& call);
+  // For a kernel that reads packed operands (KernelSpec::packs_operands): their layouts, their
+  // room in the workspace (`reserve` returns a region's offset in floats) and the two packs;
+  // Error(AllocationTooLarge) when every product's packed A and B exceed workspace_limit().
+  void plan_packing(detail::PreparedCall& out, Precision precision, const detail::KernelCall& call,
+                    const std::function<std::size_t(std::size_t)>& reserve);
   // The element-wise helper kernels (scale_c, copy_padded, splitk_reduce): square work-groups
   // as large as the device and the built kernel allow, up to 16 x 16; `extra_options` are
   // added to the build's (the epilogue's).

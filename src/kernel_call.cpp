@@ -72,8 +72,9 @@ KernelOptions compiled_options(const KernelSpec& spec, const KernelOptions& opti
 std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
                                const KernelCall* call, Precision precision) {
   std::string out = format_build_options(compiled_options(spec, options));
-  out += std::string(" -D TRANS_A=") + (call && call->a.transposed ? "1" : "0");
-  out += std::string(" -D TRANS_B=") + (call && call->b.transposed ? "1" : "0");
+  const bool reads_as_stored = call && !spec.packs_operands;
+  out += std::string(" -D TRANS_A=") + (reads_as_stored && call->a.transposed ? "1" : "0");
+  out += std::string(" -D TRANS_B=") + (reads_as_stored && call->b.transposed ? "1" : "0");
   if (spec.uses_alignment_hints) {
     const long vec = options.at("VEC");
     out += std::string(" -D A_ALIGNED=") + (call && operand_aligned(call->a, vec) ? "1" : "0");

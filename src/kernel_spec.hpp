@@ -38,6 +38,10 @@ struct KernelSpec {
   // sm_90a-only instructions (wgmma) as marked comments; such a kernel builds only on NVIDIA
   // devices of compute capability 9.0 whose wgmma probe passed (wgmma_spec.cpp asks for it).
   PtxRewrite ptx_rewrite = PtxRewrite::None;
+  // Reads A and B only as packed by kernels/wgmma_pack.cl into the workspace
+  // (operand_packing.hpp): the host packs both before each launch, and the kernel is built
+  // without transposes (the packed operands are K-major).
+  bool packs_operands = false;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   std::vector<Constraint> constraints;
   std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)

@@ -3,7 +3,7 @@
 # comments), the PTX gets the header NVIDIA's OpenCL compiler writes on an H200 (.target
 # sm_90), the library's rewrite (clgemm-ptx-rewrite) retargets it to sm_90a, and ptxas must
 # assemble it without spilling registers or serializing the wgmma. The variants: both
-# precisions, the four transposes, an epilogue, and other tiles, depths and stages. clang's
+# precisions, an epilogue, and other tiles, depths and stages. clang's
 # OpenCL target has no library, so the built-ins the kernel calls are defined here. Only a run
 # on the H200 (the precision tests' wgmma cases) shows that the kernel computes the product.
 #   cmake -DCLANG=... -DPTXAS=... -DREWRITE=... -DKERNELS=... -DWORK=...
@@ -41,7 +41,7 @@ function(check name)
     message(FATAL_ERROR "wgmma.cl ${ARGN} does not compile for NVPTX:\n${errors}")
   endif()
   file(READ ${WORK}/${name}.ptx ptx)
-  set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n(64|128)k8\\.f32\\.tf32\\.tf32 {%f")
+  set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n(64|128|256)k8\\.f32\\.tf32\\.tf32 {%f")
   if(NOT ptx MATCHES "${marked}")
     message(FATAL_ERROR "wgmma.cl ${ARGN}: no marked wgmma with registers in the PTX")
   endif()
@@ -69,19 +69,20 @@ function(check name)
   set(report "${report}\n  ${name} (${ARGN}): ${used}" PARENT_SCOPE)
 endfunction()
 
-# The derived tiles (128 x 128, TILE_K 16, two stages) in both precisions and every transpose.
+# The derived tiles (128 x 128, TILE_K 16, two stages) in both precisions; transposes do not
+# change the kernel (its operands are packed K-major), the epilogue does.
 foreach(precision 1 2)
-  foreach(trans_a 0 1)
-    foreach(trans_b 0 1)
-      check(wgmma_${precision}${trans_a}${trans_b} -DPRECISION=${precision} -DTRANS_A=${trans_a}
-            -DTRANS_B=${trans_b})
-    endforeach()
-  endforeach()
+  check(wgmma_${precision} -DPRECISION=${precision})
 endforeach()
-# An epilogue, one warpgroup, n64, deeper slices and more stages.
+# An epilogue, one and four warpgroups, n64 and n256, shallow and deep slices, more stages.
 check(wgmma_epilogue -DPRECISION=2 -DBIAS=2 -DACTIVATION=1)
 check(wgmma_64x64x32 -DTILE_M=64 -DTILE_N=64 -DTILE_K=32)
 check(wgmma_64x64x32_3x -DTILE_M=64 -DTILE_N=64 -DTILE_K=32 -DPRECISION=2)
 check(wgmma_128x64x16_s3 -DTILE_N=64 -DSTAGES=3)
 check(wgmma_64x128x16_s3_3x -DTILE_M=64 -DSTAGES=3 -DPRECISION=2)
+check(wgmma_128x256x8_s3 -DTILE_N=256 -DTILE_K=8 -DSTAGES=3)
+check(wgmma_128x128x8_s4 -DTILE_K=8 -DSTAGES=4)
+check(wgmma_64x256x8_s3 -DTILE_M=64 -DTILE_N=256 -DTILE_K=8 -DSTAGES=3)
+check(wgmma_256x128x8_s3 -DTILE_M=256 -DTILE_K=8 -DSTAGES=3)
+check(wgmma_256x64x16_s2_3x -DTILE_M=256 -DTILE_N=64 -DTILE_K=16 -DSTAGES=1 -DPRECISION=2)
 message(STATUS "wgmma.cl: every variant's rewritten PTX assembles for sm_90a:${report}")

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs on the H200 device machine with build-device/ and .device-kit carried: the first runs of
-# the wgmma kernel. Its probe and its precision tests (tests/precision_test.cpp, the wgmma
-# cases), then clgemm-run's verification on edge shapes, transposes, layouts and parameter
-# variants in tf32 and 3xtf32, then its speed next to tensorcore's at a few sizes. Output in
-# $OUT/wgmma.txt.
-#   usage: tools/device/h200_wgmma.sh [tests] [check] [time]
+# Runs on the H200 device machine with build-device/ and .device-kit carried: the wgmma
+# kernel's probe and precision tests (tests/precision_test.cpp, the wgmma cases), then
+# clgemm-run's verification on edge shapes, transposes, layouts and parameter variants in tf32
+# and 3xtf32, then its speed (the whole call: both packs and the product) next to tensorcore's
+# and over parameter variants, then Nsight Compute on the packs and the product at 8192.
+# Output in $OUT/wgmma.txt (and $OUT/wgmma-profile.txt).
+#   usage: tools/device/h200_wgmma.sh [tests] [check] [time] [variants] [profile]
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh
 export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
@@ -12,13 +13,13 @@ export CLGEMM_CACHE_DIR=/tmp/clgemm-cache
 B=build-device
 RUN=$B/clgemm-run
 want() { [[ " ${STEPS} " == *" $1 "* ]]; }
-STEPS="${*:-tests check time}"
+STEPS="${*:-tests check time variants profile}"
 SHAPES=("1 1 1" "17 33 9" "65 7 130" "128 128 128" "129 257 63" "300 1 19" "1000 1000 1000")
 
 check() {  # precision m n k layout transa transb [extra]
   local p=$1 m=$2 n=$3 k=$4 layout=$5 ta=$6 tb=$7; shift 7
   local out
-  out=$($RUN --kernel wgmma --precision "$p" --m "$m" --n "$n" --k "$k" --layout "$layout" \
+  out=$(timeout 60 $RUN --kernel wgmma --precision "$p" --m "$m" --n "$n" --k "$k" --layout "$layout" \
         --transa "$ta" --transb "$tb" --reps 1 "$@" 2>&1)
   printf '%-7s %5s %5s %5s %s %s%s %-36s %s\n' "$p" "$m" "$n" "$k" "$layout" "$ta" "$tb" "$*" \
     "$(grep -oE '^verify: .*' <<<"$out" | cut -c1-60 || true)$(grep -E 'error' <<<"$out" | head -3)"
@@ -26,17 +27,22 @@ check() {  # precision m n k layout transa transb [extra]
 time_run() {  # kernel precision n [extra]
   local kernel=$1 p=$2 n=$3; shift 3
   local out
-  out=$($RUN --kernel "$kernel" --precision "$p" --n "$n" --reps 20 --warmup 3 "$@" 2>&1)
+  out=$(timeout 60 $RUN --kernel "$kernel" --precision "$p" --n "$n" --reps 20 --warmup 3 "$@" 2>&1)
   printf '%-10s %-7s %5s %-40s %s | %s\n' "$kernel" "$p" "$n" "$*" \
     "$(grep -oE '[0-9.]+ GFLOP/s' <<<"$out" || true)" \
     "$(grep -oE '^verify: +[a-zA-Z]+' <<<"$out")$(grep -E 'error' <<<"$out" | head -3)"
 }
 {
+echo "== smoke: one small product in each precision (a hang or an error stops the script)"
+for p in tf32 3xtf32; do
+  timeout 30 $RUN --kernel wgmma --precision $p --m 200 --n 136 --k 72 --reps 1 2>&1 | tail -4
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || { echo "smoke $p failed: stopping"; exit 1; }
+done
 if want tests; then
   echo "== probe and precision tests (wgmma cases)"
   timeout 120 $B/src/testing/clgemm-internal-tests --gtest_filter='Wgmma.*' --gtest_brief=1 2>&1 |
     tail -5
-  timeout 300 $B/tests/clgemm-precision-tests --gtest_filter='*wgmma*:*Wgmma*' --gtest_brief=1 \
+  timeout 200 $B/tests/clgemm-precision-tests --gtest_filter='*wgmma*:*Wgmma*' --gtest_brief=1 \
     2>&1 | tail -30
 fi
 if want check; then
@@ -47,21 +53,46 @@ if want check; then
       check $p $shape col n n
     done
     check $p 200 300 100 row n n --lda 104 --ldb 303 --ldc 305 --beta 0.5
-    check $p 513 515 517 row n n -D TILE_M=64
+    check $p 513 515 517 row n n -D TILE_M=64 -D STAGES=3
     check $p 513 515 517 row t t -D TILE_N=64 -D STAGES=3
     check $p 513 515 517 row n t -D TILE_M=64 -D TILE_N=64 -D TILE_K=32
-    check $p 513 515 517 row t n -D TILE_M=64 -D STAGES=3
+    check $p 513 515 517 col t n -D TILE_M=64 -D TILE_N=256 -D TILE_K=16
+    check $p 3 70000 40 row n n --batch 3 --stride-c 210001
   done
+  check tf32 513 515 517 row n t -D TILE_N=256 -D TILE_K=8 -D STAGES=3
+  check tf32 513 515 517 row t n -D TILE_K=8 -D STAGES=4
+  check tf32 129 257 1000 row n n -D TILE_M=64 -D TILE_K=8 -D STAGES=6
 fi
 if want time; then
   echo "== speed, GFLOP/s from the median of 20 runs"
   for n in 1024 4096 8192; do
     for p in tf32 3xtf32; do time_run wgmma $p $n; time_run tensorcore $p $n; done
   done
+  for n in 4095 4097; do
+    for p in tf32 3xtf32; do time_run wgmma $p $n; time_run tensorcore $p $n; done
+  done
+fi
+if want variants; then
+  echo "== parameter variants at 4096, GFLOP/s from the median of 20 runs"
+  for v in "128 128 8 4" "128 256 8 3" "64 256 16 2" "64 128 16 3" "64 128 8 6" "128 64 16 3" \
+           "64 64 32 2" "128 128 32 1"; do
+    set -- $v
+    [[ $4 -ge 2 ]] && time_run wgmma tf32 4096 -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4
+  done
+  for v in "64 128 16 3" "128 64 16 3" "64 64 32 2" "64 64 16 4"; do
+    set -- $v
+    time_run wgmma 3xtf32 4096 -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4
+  done
+fi
+if want profile; then
+  echo "== Nsight Compute, 8192 tf32 and 3xtf32 (the packs and the product)"
   for p in tf32 3xtf32; do
-    time_run wgmma $p 4096 -D TILE_N=64 -D STAGES=3
-    time_run wgmma $p 4096 -D TILE_M=64 -D STAGES=3
-    time_run wgmma $p 4096 -D TILE_M=64 -D TILE_N=64 -D TILE_K=32
+    timeout 240 ncu --clock-control none --section SpeedOfLight --section Occupancy \
+      --section WarpStateStats --section LaunchStats --kernel-name regex:"wgmma_pack|gemm_wgmma" --launch-count 3 \
+      $RUN --kernel wgmma --precision $p --n 8192 --reps 1 --warmup 0 --no-verify \
+      >"$OUT/wgmma-profile-$p.txt" 2>&1
+    grep -E "gemm_wgmma|wgmma_pack|Duration|Compute \(SM\) Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Stall|Warp Cycles Per Issued" \
+      "$OUT/wgmma-profile-$p.txt" | head -60
   done
 fi
 } 2>&1 | tee "$OUT/wgmma.txt"

@@ -1,0 +1,44 @@
+// The packed operands of the wgmma kernel: their sizes and the pack's build options.
+#include "operand_packing.hpp"
+
+#include "workspace.hpp"
+
+namespace clgemm::detail {
+
+namespace {
+std::uint64_t whole_blocks(std::int64_t extent, std::int64_t block) {
+  return std::uint64_t((extent + block - 1) / block);
+}
+}  // namespace
+
+std::optional<std::size_t> PackedOperand::floats_per_product() const {
+  const auto bytes = float_bytes(whole_blocks(rows, tile_rows) * std::uint64_t(tile_rows),
+                                 whole_blocks(depth, slice_depth()) * std::uint64_t(tile_k));
+  if (!bytes) return std::nullopt;
+  return *bytes / sizeof(float);
+}
+
+std::size_t PackedOperand::work_items_per_product() const {
+  return *floats_per_product() / std::size_t(parts) / 4;
+}
+
+std::string PackedOperand::build_options(int precision) const {
+  return "-D TILE_R=" + std::to_string(tile_rows) + " -D TILE_K=" + std::to_string(tile_k) +
+         " -D PRECISION=" + std::to_string(precision) +
+         " -D ROWS_ALONG_K=" + (rows_along_k ? "1" : "0") +
+         " -D OPERAND_B=" + (operand_b ? "1" : "0");
+}
+
+PackedOperand packed_a(const KernelCall& call, const KernelOptions& options, long parts) {
+  // op(A)(i, k) is A[i * lda + k], or A[k * lda + i] when A is transposed.
+  return {call.m, call.k, options.at("TILE_M"), options.at("TILE_K"), parts, !call.a.transposed,
+          false};
+}
+
+PackedOperand packed_b(const KernelCall& call, const KernelOptions& options, long parts) {
+  // op(B)^T(j, k) = op(B)(k, j) is B[k * ldb + j], or B[j * ldb + k] when B is transposed.
+  return {call.n, call.k, options.at("TILE_N"), options.at("TILE_K"), parts, call.b.transposed,
+          true};
+}
+
+}  // namespace clgemm::detail
