@@ -14,7 +14,7 @@ B=build-device
 RUN=$B/clgemm-run
 want() { [[ " ${STEPS} " == *" $1 "* ]]; }
 STEPS="${*:-tests check time variants profile}"
-SHAPES=("1 1 1" "17 33 9" "65 7 130" "128 128 128" "129 257 63" "300 1 19" "1000 1000 1000")
+SHAPES=("1 1 1" "17 33 9" "65 7 130" "129 257 63" "300 1 19" "1000 1000 1000")
 
 check() {  # precision m n k layout transa transb [extra]
   local p=$1 m=$2 n=$3 k=$4 layout=$5 ta=$6 tb=$7; shift 7
@@ -56,10 +56,11 @@ if want check; then
     check $p 513 515 517 row n n -D TILE_M=64 -D STAGES=3
     check $p 513 515 517 row t t -D TILE_N=64 -D STAGES=3
     check $p 513 515 517 row n t -D TILE_M=64 -D TILE_N=64 -D TILE_K=32
-    check $p 513 515 517 col t n -D TILE_M=64 -D TILE_N=256 -D TILE_K=16
+    check $p 513 515 517 col t n -D TILE_M=256 -D TILE_N=64 -D TILE_K=16
     check $p 3 70000 40 row n n --batch 3 --stride-c 210001
   done
   check tf32 513 515 517 row n t -D TILE_N=256 -D TILE_K=8 -D STAGES=3
+  check tf32 513 515 517 col n t -D TILE_M=256 -D TILE_K=8 -D STAGES=3
   check tf32 513 515 517 row t n -D TILE_K=8 -D STAGES=4
   check tf32 129 257 1000 row n n -D TILE_M=64 -D TILE_K=8 -D STAGES=6
 fi
@@ -74,24 +75,28 @@ if want time; then
 fi
 if want variants; then
   echo "== parameter variants at 4096, GFLOP/s from the median of 20 runs"
-  for v in "128 128 8 4" "128 256 8 3" "64 256 16 2" "64 128 16 3" "64 128 8 6" "128 64 16 3" \
-           "64 64 32 2" "128 128 32 1"; do
+  for v in "128 128 16 2" "128 128 8 4" "128 256 8 3" "256 128 8 3" "256 64 8 3" "128 64 16 3" \
+           "64 256 8 3" "64 128 16 3" "128 64 8 6" "128 128 8 5"; do
     set -- $v
-    [[ $4 -ge 2 ]] && time_run wgmma tf32 4096 -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4
+    for n in 4096 8192; do
+      time_run wgmma tf32 $n -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4
+    done
   done
-  for v in "64 128 16 3" "128 64 16 3" "64 64 32 2" "64 64 16 4"; do
+  for v in "128 64 16 3" "64 128 16 3" "128 128 16 2" "64 64 32 2" "64 64 16 4" "128 64 16 2" \
+           "256 64 16 2" "64 256 16 1"; do
     set -- $v
+    [[ $4 -ge 2 ]] || continue
     time_run wgmma 3xtf32 4096 -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4
   done
 fi
 if want profile; then
   echo "== Nsight Compute, 8192 tf32 and 3xtf32 (the packs and the product)"
   for p in tf32 3xtf32; do
-    timeout 240 ncu --clock-control none --section SpeedOfLight --section Occupancy \
-      --section WarpStateStats --section LaunchStats --kernel-name regex:"wgmma_pack|gemm_wgmma" --launch-count 3 \
-      $RUN --kernel wgmma --precision $p --n 8192 --reps 1 --warmup 0 --no-verify \
-      >"$OUT/wgmma-profile-$p.txt" 2>&1
-    grep -E "gemm_wgmma|wgmma_pack|Duration|Compute \(SM\) Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Stall|Warp Cycles Per Issued" \
+    timeout 200 ncu --clock-control none --section SpeedOfLight --section Occupancy \
+      --section WarpStateStats --section LaunchStats --launch-count 4 \
+      $RUN --kernel wgmma --precision $p --n 4096 --reps 1 --warmup 0 --no-verify \
+      -D TILE_M=128 -D TILE_N=128 -D TILE_K=8 -D STAGES=4 >"$OUT/wgmma-profile-$p.txt" 2>&1
+    grep -E "==PROF==|==WARNING==|==ERROR==|gemm_wgmma|wgmma_pack|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued" \
       "$OUT/wgmma-profile-$p.txt" | head -60
   done
 fi
