@@ -6,16 +6,18 @@
 // The host first packs A and B (kernels/wgmma_pack.cl) into blocks of TILE_M (or TILE_N) rows
 // by DEPTH of K, already rounded to TF32 (or split into high and low parts), K-major and laid
 // out as the tensor cores read them (kernels/wgmma_layout.clh). So the main loop only moves
-// and multiplies, in warps of two kinds:
-//   - the producer, one warp after the warpgroups (its first work-item), brings each pair of
-//     blocks (of A and of B) into one of STAGES local pages with two bulk copies
-//     (cp.async.bulk) that signal the page's `full` barrier as their bytes land
-//     (kernels/async_copy.clh), as soon as the page's `empty` barrier says it is free;
-//   - the consumers, WARPGROUPS = TILE_M / 64 warpgroups of 128 work-items: warpgroup w owns
+// and multiplies:
+//   - a work-group is WARPGROUPS = TILE_M / 64 warpgroups of 128 work-items; warpgroup w owns
 //     rows 64 w .. 64 w + 63 of the group's TILE_M x TILE_N block of C, as the accumulators of
-//     wgmma m64nTILE_Nk8 (TILE_N / 2 floats per work-item), multiplies each page once its
-//     `full` barrier completes, both operands read through matrix descriptors, and each of its
-//     warps arrives at the page's `empty` barrier once its wgmma on the page has completed.
+//     wgmma m64nTILE_Nk8 (TILE_N / 2 floats per work-item);
+//   - work-item 0 also brings each pair of blocks (of A and of B) into one of STAGES local
+//     pages with two bulk copies (cp.async.bulk) that signal the page's `full` barrier as their
+//     bytes land (kernels/async_copy.clh): first every page, then each page again once its
+//     `empty` barrier says every warp is done with it, one step later than that (STAGES > 2)
+//     so that it seldom waits;
+//   - the warpgroups multiply each page once its `full` barrier completes, both operands read
+//     through matrix descriptors, and each warp arrives at the page's `empty` barrier once its
+//     wgmma on the page has completed.
 // No work-group barrier runs in the loop: the warpgroups and the copies meet only at the pages.
 // Edges cost nothing in the loop: the packed blocks are zero beyond M, N and K, and only the
 // store checks the edge of C.
@@ -29,7 +31,7 @@
 #include "wgmma.clh"
 
 #ifndef TILE_M
-#define TILE_M 128 // rows of C per work-group: 64, 128 or 256 (one, two or four warpgroups)
+#define TILE_M 128 // rows of C per work-group: 64 (one warpgroup) or 128 (two)
 #endif
 #ifndef TILE_N
 #define TILE_N 128 // columns of C per work-group, the N of the wgmma: 64, 128 or 256
@@ -39,8 +41,11 @@
 #endif
 
 #define WARPGROUPS (TILE_M / 64)
-#define CONSUMER_WARPS (WARPGROUPS * 4)
-#define THREADS (WARPGROUPS * 128 + 32) // the warpgroups, then the producer warp
+#define WARPS (WARPGROUPS * 4)
+#define THREADS (WARPGROUPS * 128)
+// Steps between a page's last use and its refill: 0 refills it as soon as every warp is done
+// (work-item 0 may wait for the slowest), 1 a step later (it is seldom still in use then).
+#define REFILL_LAG (STAGES > 2 ? 1 : 0)
 #define ACCUMULATORS (TILE_N / 2) // per work-item
 #define A_BLOCK (PARTS * TILE_M * DEPTH) // floats of one packed block of A (its page)
 #define B_BLOCK (PARTS * TILE_N * DEPTH)
@@ -59,8 +64,8 @@
 #else
 #error "TILE_N must be 64, 128 or 256"
 #endif
-#if TILE_M != 64 && TILE_M != 128 && TILE_M != 256
-#error "TILE_M must be 64, 128 or 256"
+#if TILE_M != 64 && TILE_M != 128
+#error "TILE_M must be 64 or 128"
 #endif
 
 // The descriptor of step kk (a multiple of 8) of a part starting at `part`: core matrix
@@ -69,7 +74,7 @@ inline ulong step_descriptor(__local const float *part, const int kk) {
   return local_matrix_descriptor(part + 8 * kk, LEADING_BYTES, STRIDE_BYTES);
 }
 
-// The producer: slice `slice` of this group's packed A and B into page `page`.
+// Slice `slice` of this group's packed A and B into page `page` (work-item 0).
 inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local ulong *full,
                         __global const float *a_blocks, __global const float *b_blocks,
                         const int slice, const int page) {
@@ -84,6 +89,17 @@ inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local 
 #define FREE_PAGE(step)                                  \
   do {                                                   \
     if (lane == 0) barrier_arrive(empty + (step) % STAGES); \
+  } while (0)
+
+// Work-item 0: once every warp is done with the page of slice `freed`, refills it with slice
+// freed + STAGES, if there is one.
+#define REFILL_PAGE(freed)                                                                   \
+  do {                                                                                       \
+    if (tid == 0 && (freed) >= 0 && (freed) + STAGES < steps) {                              \
+      barrier_wait_phase(empty + (freed) % STAGES, ((freed) / STAGES) & 1);                  \
+      fetch_slice(a_pages, b_pages, full, a_blocks, b_blocks, (freed) + STAGES,              \
+                  (freed) % STAGES);                                                         \
+    }                                                                                        \
   } while (0)
 
 // Waits for the page of slice `step`, then issues this warpgroup's products on it into `d`
@@ -132,7 +148,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
   // table giving only C's offsets and the scalars.
   SELECT_PRODUCT(get_group_id(2));
   const int tid = get_local_id(0);
-  const int warpgroup = tid / 128, warp = (tid % 128) / 32, lane = tid % 32; // WARPGROUPS: producer
+  const int warpgroup = tid / 128, warp = (tid % 128) / 32, lane = tid % 32;
   const int col0 = get_group_id(0) * TILE_N;
   const int row0 = get_group_id(1) * TILE_M;
   const int packed_slices = (K_arg + DEPTH - 1) / DEPTH;
@@ -150,22 +166,15 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
   if (tid == 0) {
     for (int s = 0; s < STAGES; ++s) {
       barrier_init(full + s, 1);
-      barrier_init(empty + s, CONSUMER_WARPS);
+      barrier_init(empty + s, WARPS);
     }
     fence_barrier_init();
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 
-  if (warpgroup == WARPGROUPS) { // the producer warp
-    if (lane == 0)
-      for (int slice = 0; slice < steps; ++slice) {
-        const int page = slice % STAGES;
-        // The page's previous slice, slice - STAGES, freed it in phase slice / STAGES - 1.
-        if (slice >= STAGES) barrier_wait_phase(empty + page, (slice / STAGES - 1) & 1);
-        fetch_slice(a_pages, b_pages, full, a_blocks, b_blocks, slice, page);
-      }
-    return;
-  }
+  if (tid == 0)
+    for (int slice = 0; slice < STAGES && slice < steps; ++slice)
+      fetch_slice(a_pages, b_pages, full, a_blocks, b_blocks, slice, slice);
 
   float acc[ACCUMULATORS];
 #pragma unroll
@@ -181,6 +190,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
   for (int step = 0; step < steps; ++step) {
     ISSUE_SLICE(step, slice_sum);
     RETIRE_SLICE(step, slice_sum, 0);
+    REFILL_PAGE(step - REFILL_LAG);
   }
 #else
   for (int step = 0; step < steps; ++step) {
@@ -189,6 +199,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
     // is done with the previous page.
     WGMMA_WAIT(acc, 1);
     if (step > 0) FREE_PAGE(step - 1);
+    REFILL_PAGE(step - 1 - REFILL_LAG);
   }
 #endif
   WGMMA_WAIT(acc, 0);

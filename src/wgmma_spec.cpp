@@ -11,7 +11,6 @@ constexpr long kWarpgroupItems = 128;   // four warps
 constexpr long kWgmmaK = 8;             // the K of wgmma ... .tf32
 constexpr std::size_t kLocalBudget = 44 * 1024;  // below the < 48 KiB a work-group gets on the H200
 constexpr std::size_t kBarrierBytes = 16;        // two mbarriers per page (full, empty)
-constexpr long kProducerItems = 32;     // the warp that issues the copies
 
 long warpgroups(const KernelOptions& o) { return opt(o, "TILE_M") / kWarpgroupRows; }
 
@@ -30,10 +29,10 @@ KernelSpec wgmma_spec() {
       "wgmma",
       "wgmma.cl",
       "TF32 and 3xTF32 on Hopper's warpgroup MMA (sm_90a, compute capability 9.0 only): A and "
-      "B packed into TF32 blocks first, brought into STAGES local pages by bulk copies from a "
-      "producer warp, one wgmma m64nTILE_Nk8 per warpgroup and step through matrix descriptors",
-      {{"TILE_M", "rows of C per work-group: 64 per warpgroup (64: one, 128: two, 256: four)",
-        64, 256, {64, 128, 256}},
+      "B packed into TF32 blocks first, brought into STAGES local pages by bulk copies, one "
+      "wgmma m64nTILE_Nk8 per warpgroup and step through matrix descriptors",
+      {{"TILE_M", "rows of C per work-group: 64 per warpgroup (64: one, 128: two)", 64, 128,
+        {64, 128}},
        {"TILE_N", "columns of C per work-group, the N of the wgmma (64, 128 or 256)", 64, 256,
         {64, 128, 256}},
        {"TILE_K",
@@ -49,7 +48,7 @@ KernelSpec wgmma_spec() {
   s.ptx_rewrite = PtxRewrite::Sm90a;
   s.packs_operands = true;
   auto threads = [](const KernelOptions& o) {
-    return std::size_t(warpgroups(o) * kWarpgroupItems + kProducerItems);
+    return std::size_t(warpgroups(o) * kWarpgroupItems);
   };
   // A warpgroup's 64 x TILE_N accumulators over its 128 work-items (3xTF32 holds as many
   // again for the sum of each slice).
@@ -65,11 +64,9 @@ KernelSpec wgmma_spec() {
     return o;
   };
   s.constraints = {
-      {"TILE_M is 64, 128 or 256 (one, two or four warpgroups of 64 rows)",
-       [](const KernelOptions& o) {
-         const long m = opt(o, "TILE_M");
-         return m == 64 || m == 128 || m == 256;
-       }},
+      {"TILE_M is 64 or 128 (one or two warpgroups of 64 rows: the work-group stays within the "
+       "256 work-items the H200 allows this kernel)",
+       [](const KernelOptions& o) { return opt(o, "TILE_M") == 64 || opt(o, "TILE_M") == 128; }},
       {"TILE_N is 64, 128 or 256 (m64n64k8, m64n128k8 or m64n256k8)",
        [](const KernelOptions& o) {
          const long n = opt(o, "TILE_N");
