@@ -11,14 +11,15 @@
 //     rows 64 w .. 64 w + 63 of the group's TILE_M x TILE_N block of C, as the accumulators of
 //     wgmma m64nTILE_Nk8 (TILE_N / 2 floats per work-item);
 //   - work-item 0 also brings each pair of blocks (of A and of B) into one of STAGES local
-//     pages with two bulk copies (cp.async.bulk) that signal the page's `full` barrier as their
-//     bytes land (kernels/async_copy.clh): first every page, then each page again once its
-//     `empty` barrier says every warp is done with it, one step later than that (STAGES > 2)
-//     so that it seldom waits;
-//   - the warpgroups multiply each page once its `full` barrier completes, both operands read
-//     through matrix descriptors, and each warp arrives at the page's `empty` barrier once its
-//     wgmma on the page has completed.
-// No work-group barrier runs in the loop: the warpgroups and the copies meet only at the pages.
+//     pages with two bulk copies (cp.async.bulk) that signal the page's barrier as their bytes
+//     land (kernels/async_copy.clh): first every page, then each page again as soon as every
+//     warpgroup's wgmma on it has completed (wgmma's wait, then the work-group barrier);
+//   - the warpgroups multiply each page once its barrier completes, both operands read through
+//     matrix descriptors. In TF32 the wgmma of one slice still runs while the next page is
+//     waited for and issued.
+// (Freeing pages through barriers of their own instead of the work-group barrier, so that the
+// warpgroups drift apart, measured slower on the H200: 150 against 214 TFLOP/s in TF32 at 4096 with 128 x 128
+// blocks 8 deep in 4 stages.)
 // Edges cost nothing in the loop: the packed blocks are zero beyond M, N and K, and only the
 // store checks the edge of C.
 #include "gemm_common.clh"
@@ -34,18 +35,14 @@
 #define TILE_M 128 // rows of C per work-group: 64 (one warpgroup) or 128 (two)
 #endif
 #ifndef TILE_N
-#define TILE_N 128 // columns of C per work-group, the N of the wgmma: 64, 128 or 256
+#define TILE_N 64 // columns of C per work-group, the N of the wgmma: 64, 128 or 256
 #endif
 #ifndef STAGES
-#define STAGES 2 // local pages, each one slice of A and of B: 2 to 6
+#define STAGES 3 // local pages, each one slice of A and of B: 2 to 6
 #endif
 
 #define WARPGROUPS (TILE_M / 64)
-#define WARPS (WARPGROUPS * 4)
 #define THREADS (WARPGROUPS * 128)
-// Steps between a page's last use and its refill: 0 refills it as soon as every warp is done
-// (work-item 0 may wait for the slowest), 1 a step later (it is seldom still in use then).
-#define REFILL_LAG (STAGES > 2 ? 1 : 0)
 #define ACCUMULATORS (TILE_N / 2) // per work-item
 #define A_BLOCK (PARTS * TILE_M * DEPTH) // floats of one packed block of A (its page)
 #define B_BLOCK (PARTS * TILE_N * DEPTH)
@@ -85,21 +82,14 @@ inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local 
                      full + page);
 }
 
-// This warp is done with the page of slice `step`: one of the arrivals its refill waits for.
-#define FREE_PAGE(step)                                  \
-  do {                                                   \
-    if (lane == 0) barrier_arrive(empty + (step) % STAGES); \
-  } while (0)
-
-// Work-item 0: once every warp is done with the page of slice `freed`, refills it with slice
-// freed + STAGES, if there is one.
+// Every warpgroup is done with the page of slice `freed` (each waited for its wgmma on it,
+// then this barrier): work-item 0 refills it with slice freed + STAGES, if there is one.
 #define REFILL_PAGE(freed)                                                                   \
   do {                                                                                       \
-    if (tid == 0 && (freed) >= 0 && (freed) + STAGES < steps) {                              \
-      barrier_wait_phase(empty + (freed) % STAGES, ((freed) / STAGES) & 1);                  \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+    if (tid == 0 && (freed) + STAGES < steps)                                                \
       fetch_slice(a_pages, b_pages, full, a_blocks, b_blocks, (freed) + STAGES,              \
                   (freed) % STAGES);                                                         \
-    }                                                                                        \
   } while (0)
 
 // Waits for the page of slice `step`, then issues this warpgroup's products on it into `d`
@@ -121,12 +111,10 @@ inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local 
     }                                                                                         \
     wgmma_commit_group();                                                                     \
   } while (0)
-// Waits until at most `pending` groups are in flight, so that slice `step`'s sum `d` is
-// complete; frees its page and adds the sum into the accumulators.
-#define RETIRE_SLICE(step, d, pending)                                        \
+// Waits until slice `step`'s sum `d` is complete and adds it into the accumulators.
+#define RETIRE_SLICE(step, d)                                                 \
   do {                                                                        \
-    WGMMA_WAIT(d, pending);                                                   \
-    FREE_PAGE(step);                                                          \
+    WGMMA_WAIT(d, 0);                                                         \
     _Pragma("unroll") for (int j = 0; j < ACCUMULATORS; ++j) acc[j] += d[j];  \
   } while (0)
 #else
@@ -159,15 +147,11 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
 
   __local float a_pages[STAGES * A_BLOCK] __attribute__((aligned(128)));
   __local float b_pages[STAGES * B_BLOCK] __attribute__((aligned(128)));
-  __local ulong full[STAGES];  // page s holds its slice once full[s] completes a phase
-  __local ulong empty[STAGES]; // and may be refilled once empty[s] completes one
+  __local ulong full[STAGES]; // page s holds its slice once full[s] completes a phase
 
   const int steps = (K + DEPTH - 1) / DEPTH; // 0 for a product whose alpha is 0
   if (tid == 0) {
-    for (int s = 0; s < STAGES; ++s) {
-      barrier_init(full + s, 1);
-      barrier_init(empty + s, WARPS);
-    }
+    for (int s = 0; s < STAGES; ++s) barrier_init(full + s, 1);
     fence_barrier_init();
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -189,17 +173,16 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
   float slice_sum[ACCUMULATORS];
   for (int step = 0; step < steps; ++step) {
     ISSUE_SLICE(step, slice_sum);
-    RETIRE_SLICE(step, slice_sum, 0);
-    REFILL_PAGE(step - REFILL_LAG);
+    RETIRE_SLICE(step, slice_sum);
+    REFILL_PAGE(step);
   }
 #else
   for (int step = 0; step < steps; ++step) {
     ISSUE_SLICE(step, acc);
-    // This step's products may still run; the previous step's have completed, so this warp
-    // is done with the previous page.
+    // This step's products may still run; the previous step's have completed, so this
+    // warpgroup is done with the previous page.
     WGMMA_WAIT(acc, 1);
-    if (step > 0) FREE_PAGE(step - 1);
-    REFILL_PAGE(step - 1 - REFILL_LAG);
+    if (step > 0) REFILL_PAGE(step - 1);
   }
 #endif
   WGMMA_WAIT(acc, 0);

@@ -69,19 +69,20 @@ function(check name)
   set(report "${report}\n  ${name} (${ARGN}): ${used}" PARENT_SCOPE)
 endfunction()
 
-# The derived tiles (128 x 128, TILE_K 16, two stages) in both precisions; transposes do not
+# The derived tiles (128 x 64, TILE_K 16, three stages) in both precisions; transposes do not
 # change the kernel (its operands are packed K-major), the epilogue does.
 foreach(precision 1 2)
   check(wgmma_${precision} -DPRECISION=${precision})
 endforeach()
-# An epilogue, one warpgroup, n64 and n256, shallow and deep slices, more stages.
+# An epilogue, one warpgroup, n64, n128 and n256, shallow and deep slices, two to six stages.
 check(wgmma_epilogue -DPRECISION=2 -DBIAS=2 -DACTIVATION=1)
-check(wgmma_64x64x32 -DTILE_M=64 -DTILE_N=64 -DTILE_K=32)
-check(wgmma_64x64x32_3x -DTILE_M=64 -DTILE_N=64 -DTILE_K=32 -DPRECISION=2)
-check(wgmma_128x64x16_s3 -DTILE_N=64 -DSTAGES=3)
-check(wgmma_64x128x16_s3_3x -DTILE_M=64 -DSTAGES=3 -DPRECISION=2)
+check(wgmma_64x64x32_s2 -DTILE_M=64 -DTILE_N=64 -DTILE_K=32 -DSTAGES=2)
+check(wgmma_64x64x32_s2_3x -DTILE_M=64 -DTILE_N=64 -DTILE_K=32 -DSTAGES=2 -DPRECISION=2)
+check(wgmma_128x128x16_s2 -DTILE_N=128 -DTILE_K=16 -DSTAGES=2)
+check(wgmma_128x128x16_s2_3x -DTILE_N=128 -DTILE_K=16 -DSTAGES=2 -DPRECISION=2)
+check(wgmma_64x128x16_s3_3x -DTILE_M=64 -DTILE_N=128 -DSTAGES=3 -DPRECISION=2)
 check(wgmma_128x256x8_s3 -DTILE_N=256 -DTILE_K=8 -DSTAGES=3)
-check(wgmma_128x128x8_s4 -DTILE_K=8 -DSTAGES=4)
-check(wgmma_64x256x8_s3 -DTILE_M=64 -DTILE_N=256 -DTILE_K=8 -DSTAGES=3)
-check(wgmma_128x128x8_s5 -DTILE_K=8 -DSTAGES=5)
+check(wgmma_128x128x8_s5 -DTILE_N=128 -DTILE_K=8 -DSTAGES=5)
+check(wgmma_64x256x8_s4 -DTILE_M=64 -DTILE_N=256 -DTILE_K=8 -DSTAGES=4)
+check(wgmma_64x64x8_s6 -DTILE_M=64 -DTILE_N=64 -DTILE_K=8 -DSTAGES=6)
 message(STATUS "wgmma.cl: every variant's rewritten PTX assembles for sm_90a:${report}")

@@ -5,14 +5,23 @@
 # and 3xtf32, then its speed (the whole call: both packs and the product) next to tensorcore's
 # and over parameter variants, then Nsight Compute on the packs and the product at 8192.
 # Output in $OUT/wgmma.txt (and $OUT/wgmma-profile.txt).
-#   usage: tools/device/h200_wgmma.sh [tests] [check] [time] [variants] [profile]
+# Steps quickcheck (a few shapes), tune (clgemm-tune for the large and medium classes in both
+# precisions, into $OUT/h200.json, a copy of tuning/h200.json) and bench (auto and tensorcore
+# in both precisions with that database) run when named; a step that would start after
+# WGMMA_SCRIPT_SECONDS (default 480) is skipped, so one device call stays within its limit.
+#   usage: tools/device/h200_wgmma.sh [tests] [check] [quickcheck] [time] [variants] [profile]
+#                                     [tune] [bench]
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh
 export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
 export CLGEMM_CACHE_DIR=/tmp/clgemm-cache
 B=build-device
 RUN=$B/clgemm-run
-want() { [[ " ${STEPS} " == *" $1 "* ]]; }
+LIMIT=${WGMMA_SCRIPT_SECONDS:-480}
+want() {
+  [[ " ${STEPS} " == *" $1 "* ]] || return 1
+  (( SECONDS < LIMIT )) || { echo "== $1: skipped, $SECONDS s into the script"; return 1; }
+}
 STEPS="${*:-tests check time variants profile}"
 SHAPES=("1 1 1" "17 33 9" "65 7 130" "129 257 63" "300 1 19" "1000 1000 1000")
 
@@ -42,8 +51,7 @@ if want tests; then
   echo "== probe and precision tests (wgmma cases)"
   timeout 120 $B/src/testing/clgemm-internal-tests --gtest_filter='Wgmma.*' --gtest_brief=1 2>&1 |
     tail -5
-  timeout 200 $B/tests/clgemm-precision-tests --gtest_filter='*wgmma*:*Wgmma*' --gtest_brief=1 \
-    2>&1 | tail -30
+  timeout 200 $B/tests/clgemm-precision-tests --gtest_brief=1 2>&1 | tail -30
 fi
 if want check; then
   echo "== correctness (wgmma, clgemm-run verification against the double reference)"
@@ -63,6 +71,18 @@ if want check; then
   check tf32 513 515 517 col n t -D TILE_M=64 -D TILE_N=256 -D TILE_K=8 -D STAGES=4
   check tf32 513 515 517 row t n -D TILE_K=8 -D STAGES=4
   check tf32 129 257 1000 row n n -D TILE_M=64 -D TILE_K=8 -D STAGES=6
+fi
+if want quickcheck; then
+  echo "== correctness, a few shapes (wgmma, clgemm-run verification against the double reference)"
+  for p in tf32 3xtf32; do
+    for shape in "1 1 1" "65 7 130" "129 257 63" "1000 1000 1000"; do
+      check $p $shape row n n; check $p $shape row t t; check $p $shape col n t
+    done
+    check $p 200 300 100 row n n --lda 104 --ldb 303 --ldc 305 --beta 0.5
+    check $p 3 70000 40 row n n --batch 3 --stride-c 210001
+  done
+  check tf32 513 515 517 row n t -D TILE_N=256 -D TILE_K=8 -D STAGES=3
+  check tf32 513 515 517 col t n -D TILE_N=128 -D TILE_K=8 -D STAGES=5
 fi
 if want time; then
   echo "== speed, GFLOP/s from the median of 20 runs"
@@ -99,5 +119,23 @@ if want profile; then
     grep -E "==PROF==|==WARNING==|==ERROR==|gemm_wgmma|wgmma_pack|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued" \
       "$OUT/wgmma-profile-$p.txt" | head -60
   done
+fi
+if want tune; then
+  echo "== clgemm-tune, wgmma, classes large and medium"
+  cp tuning/h200.json "$OUT/h200.json"
+  for p in tf32 3xtf32; do
+    depths=8,16; [[ $p == 3xtf32 ]] && depths=16,32
+    timeout 150 $B/clgemm-tune --kernel wgmma --precision $p --classes large medium \
+      --budget 10,60s --space TILE_M=64,128 --space TILE_N=64,128,256 --space TILE_K=$depths \
+      --space STAGES=2,3,4,5 --output "$OUT/h200.json" --state "$OUT/tune-wgmma-$p.json" 2>&1 |
+      tail -12
+  done
+fi
+if want bench; then
+  echo "== clgemm-bench: auto (with the tuned database) and tensorcore, tf32 and 3xtf32"
+  CLGEMM_TUNING_FILE=$OUT/h200.json timeout 200 $B/clgemm-bench \
+    --kernels auto@tf32 tensorcore@tf32 auto@3xtf32 tensorcore@3xtf32 --sizes 1024 2048 4096 8192 \
+    --shapes 4095x4095x4095 4097x4097x4097 --peers none --min-time 0.1 \
+    --json "$OUT/wgmma-bench.json" 2>&1 | tail -40
 fi
 } 2>&1 | tee "$OUT/wgmma.txt"
