@@ -58,11 +58,13 @@ RunSettings Context::State::resolve_auto(const RunSettings& settings, const Gemm
   }
   const bool tensor_cores =
       settings.precision != Precision::FP32 && tensor_core_support().available;
+  const bool wgmma = tensor_cores && wgmma_support().available;
   KernelChoice choice;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (!tuning) tuning = TuningDatabase::load_default();
-    choice = choose_kernel(*tuning, selected.limits, problem, settings.precision, tensor_cores);
+    choice =
+        choose_kernel(*tuning, selected.limits, problem, settings.precision, tensor_cores, wgmma);
   }
   RunSettings resolved = settings;
   resolved.kernel = choice.kernel;

@@ -78,11 +78,11 @@ struct Candidate {
   double distance = 0;
 };
 
-// Whether `kernel` computes `precision` here (a kernel that needs tensor cores only where
-// the device has them).
-bool runs(const std::string& kernel, Precision precision, bool tensor_cores) {
+// Whether `kernel` computes `precision` here (a kernel that needs tensor cores or wgmma only
+// where the device has them).
+bool runs(const std::string& kernel, Precision precision, bool tensor_cores, bool wgmma = false) {
   for (const auto& description : kernel_catalog())
-    if (description.name == kernel) return description.runs(precision, tensor_cores);
+    if (description.name == kernel) return description.runs(precision, tensor_cores, wgmma);
   return false;  // an entry put() by a program, naming no kernel of this library
 }
 
@@ -131,7 +131,8 @@ bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
 }  // namespace
 
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
-                           const GemmProblem& problem, Precision precision, bool tensor_cores) try {
+                           const GemmProblem& problem, Precision precision, bool tensor_cores,
+                           bool wgmma) try {
   const Shape shape = call_shape(problem);
   const auto& problems = database.problems();
   const std::string problems_note =
@@ -160,7 +161,8 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     skipped += (skipped.empty() ? "" : "; ") + e.kernel + " ('" + e.shape_class + "') " + why;
   };
   for (const auto& e : entries) {
-    if (!runs(e.kernel, precision, tensor_cores)) continue;  // another precision's kernel
+    if (!runs(e.kernel, precision, tensor_cores, tensor_cores && wgmma))
+      continue;  // another precision's kernel, or one this device does not run
     // In the GEMV regime only gemv's entries count, and gemv's only there.
     if ((regime_kernel == "gemv") != (e.kernel == "gemv")) continue;
     // An entry measured on a batch ran one launch for many products: its speed says nothing
@@ -185,6 +187,16 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     c.distance = size_distance(shape, measured);
     candidates.push_back(std::move(c));
   }
+  // On tensor cores a kernel's measurement nearer to the shape bounds its farther ones: these
+  // kernels run one or two work-groups per compute unit, where the fill model sees a full
+  // device on a small problem as on a large one (on the H200, wgmma's 3xTF32 entry from
+  // 4096^3, 78 TFLOP/s, would claim 1024^3, where its own entry measured 27.7). The FP32
+  // kernels' choices, measured over the shape suite with the fill model alone, keep it.
+  if (on_tensor_cores)
+    for (auto& c : candidates)
+      for (const auto& nearer : candidates)
+        if (nearer.kernel == c.kernel && nearer.distance < c.distance)
+          c.predicted_gflops = std::min(c.predicted_gflops, nearer.predicted_gflops);
   Candidate derived;
   derived.kernel = regime_kernel;
   derived.options = derive_options(regime_kernel, device);

@@ -200,6 +200,73 @@ TEST(Tuning, ChoiceFollowsThePrecisionAndTheTensorCores) {
   EXPECT_EQ(choose_kernel(wrong, device, problem, Precision::TF32, false).kernel, "blocked");
 }
 
+// wgmma entries serve their precision only where the device runs wgmma (sm_90a, its probe
+// passed); elsewhere a device with tensor cores keeps the mma.sync kernel, and one without
+// them the portable path.
+TEST(Tuning, WgmmaEntriesServeOnlyDevicesThatRunWgmma) {
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  device.local_memory_bytes = 48 * 1024;
+  const auto problem = GemmProblem::packed(4096, 4096, 4096);
+  TuningDatabase database;
+  for (Precision p : {Precision::TF32, Precision::TF32x3}) {
+    TunedEntry e = entry("D", "large", 0);
+    e.kernel = "wgmma", e.precision = p;
+    e.options = {{"TILE_M", 128}, {"TILE_N", 64}, {"TILE_K", 16}, {"STAGES", 3}};
+    database.put(e);
+  }
+  for (Precision p : {Precision::TF32, Precision::TF32x3}) {
+    SCOPED_TRACE(precision_name(p));
+    const auto with_wgmma = choose_kernel(database, device, problem, p, true, true);
+    EXPECT_EQ(with_wgmma.kernel, "wgmma");
+    EXPECT_EQ(with_wgmma.overrides.at("TILE_N"), 64);
+    EXPECT_NE(with_wgmma.reason.find("entry 'large' of wgmma"), std::string::npos)
+        << with_wgmma.reason;
+    EXPECT_EQ(choose_kernel(database, device, problem, p, true, false).kernel, "tensorcore");
+    EXPECT_EQ(choose_kernel(database, device, problem, p, false, false).kernel, "blocked");
+    // wgmma without tensor cores is no combination a device reports; it changes nothing.
+    EXPECT_EQ(choose_kernel(database, device, problem, p, false, true).kernel, "blocked");
+  }
+  for (bool wgmma : {false, true})
+    EXPECT_EQ(choose_kernel(database, device, problem, Precision::FP32, true, wgmma).kernel,
+              "blocked");
+}
+
+// On tensor cores an entry carried from a larger problem claims no more than the same kernel
+// measured nearer to the call; the FP32 kernels keep the fill model alone.
+TEST(Tuning, TensorCoreEntriesAreBoundedByNearerMeasurements) {
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P", device.compute_units = 132;
+  device.local_memory_bytes = 48 * 1024;
+  const auto measured = [](TunedEntry e, std::int64_t n, double gflops) {
+    e.m = e.n = e.k = n, e.gflops = gflops;
+    return e;
+  };
+  TuningDatabase database;
+  TunedEntry large = entry("D", "large", 0), medium = entry("D", "medium", 0);
+  large.kernel = medium.kernel = "wgmma";
+  large.precision = medium.precision = Precision::TF32x3;
+  large.options = {{"TILE_M", 128}, {"TILE_N", 64}, {"TILE_K", 16}, {"STAGES", 3}};
+  medium.options = {{"TILE_M", 64}, {"TILE_N", 64}, {"TILE_K", 32}, {"STAGES", 2}};
+  database.put(measured(large, 4096, 78000));
+  database.put(measured(medium, 1024, 27000));
+  const auto at = [&](std::int64_t n, Precision p) {
+    return choose_kernel(database, device, GemmProblem::packed(n, n, n), p, true, true);
+  };
+  EXPECT_EQ(at(1024, Precision::TF32x3).overrides.at("TILE_M"), 64) << at(1024, Precision::TF32x3).reason;
+  EXPECT_EQ(at(4096, Precision::TF32x3).overrides.at("TILE_M"), 128) << at(4096, Precision::TF32x3).reason;
+
+  TuningDatabase fp32;
+  TunedEntry big = entry("D", "large", 0), small = entry("D", "medium", 0);
+  big.kernel = small.kernel = "blocked";
+  big.options = {{"TILE_M", 64}, {"TILE_N", 64}};
+  small.options = {{"TILE_M", 32}, {"TILE_N", 32}};
+  fp32.put(measured(big, 4096, 46000));
+  fp32.put(measured(small, 1024, 20000));
+  const auto fp32_1024 = choose_kernel(fp32, device, GemmProblem::packed(1024, 1024, 1024));
+  EXPECT_EQ(fp32_1024.overrides.at("TILE_M"), 64) << fp32_1024.reason;
+}
+
 TEST(Tuning, ChoiceFallsBackToDerivedAndPrefersTheNearestMeasurement) {
   DeviceLimits device;
   device.name = "D", device.platform_name = "P";

@@ -134,8 +134,9 @@ class TuningDatabase {
 // included), never above the measured speed; the fastest prediction wins, ties going to the
 // entry measured nearest in size. blocked itself splits K where its tiles give less than two
 // waves and K is long (SPLIT_K, automatic by default). FP32 never runs on tensor cores. TF32 and 3xTF32
-// use the tensorcore entries of that precision where `tensor_cores`, and otherwise the fp32
-// entries of a kernel that computes the precision portably (blocked). The reason says which
+// use the tensor-core entries of that precision where `tensor_cores` (tensorcore's, and
+// wgmma's too where `wgmma`: Context::has_wgmma()), and otherwise the fp32 entries of a kernel
+// that computes the precision portably (blocked). The reason says which
 // entry and level were used, what the model predicted, which entries were skipped and why,
 // and whether the tuning files had problems.
 struct KernelChoice {
@@ -145,6 +146,6 @@ struct KernelChoice {
 };
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
                            const GemmProblem& problem, Precision precision = Precision::FP32,
-                           bool tensor_cores = false);
+                           bool tensor_cores = false, bool wgmma = false);
 
 }  // namespace clgemm
