@@ -221,10 +221,7 @@ void Context::State::plan_packing(detail::PreparedCall& out, Precision precision
   out.b_packing = detail::packed_b(call, out.main.options, parts);
   // Every product's A and B, packed, must fit the workspace (SIZE_MAX: more than a size_t).
   const auto bytes_of = [&call](const detail::PackedOperand& p) {
-    const auto per_product = p.floats_per_product();
-    const auto bytes =
-        per_product ? detail::float_bytes(*per_product, std::uint64_t(call.batch)) : std::nullopt;
-    return bytes ? *bytes : SIZE_MAX;
+    return detail::packed_bytes(p, call.batch).value_or(SIZE_MAX);
   };
   const std::size_t a_bytes = bytes_of(out.a_packing), b_bytes = bytes_of(out.b_packing);
   const std::size_t limit = detail::workspace_limit(selected.limits);

@@ -11,6 +11,8 @@
 #include "error_boundary.hpp"
 #include "kernel_call.hpp"
 #include "kernel_spec.hpp"
+#include "operand_packing.hpp"
+#include "workspace.hpp"
 #include "split_k.hpp"
 
 namespace clgemm {
@@ -128,6 +130,23 @@ bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
          shape.k >= 256;
 }
 
+// For a kernel that packs its operands into the workspace first (wgmma): why its packs for
+// `problem` do not fit the device's workspace limit, or "" when they do (or it packs nothing).
+std::string packs_do_not_fit(const std::string& kernel, const KernelOptions& options,
+                             const GemmProblem& problem, Precision precision,
+                             const DeviceLimits& device) {
+  const auto& spec = detail::find_spec(kernel);
+  if (!spec.packs_operands) return "";
+  const auto call = detail::row_major_call(problem);
+  const long parts = precision == Precision::TF32x3 ? 2 : 1;
+  const auto a = detail::packed_bytes(detail::packed_a(call, options, parts), call.batch);
+  const auto b = detail::packed_bytes(detail::packed_b(call, options, parts), call.batch);
+  const std::size_t limit = detail::workspace_limit(device);
+  if (a && b && *a <= limit && *b <= limit - *a) return "";
+  return "its packed operands need more than the workspace limit of " + std::to_string(limit) +
+         " bytes here";
+}
+
 }  // namespace
 
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
@@ -175,6 +194,11 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
       c.options = resolve_options(e.kernel, device, e.options);
     } catch (const Error& error) {
       skip(e, std::string("invalid here: ") + error.what());
+      continue;
+    }
+    if (const auto why = packs_do_not_fit(e.kernel, c.options, problem, precision, device);
+        !why.empty()) {
+      skip(e, why);
       continue;
     }
     const Shape measured = measured_shape(e);

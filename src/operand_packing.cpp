@@ -18,6 +18,12 @@ std::optional<std::size_t> PackedOperand::floats_per_product() const {
   return *bytes / sizeof(float);
 }
 
+std::optional<std::size_t> packed_bytes(const PackedOperand& operand, std::int64_t batch) {
+  const auto per_product = operand.floats_per_product();
+  if (!per_product) return std::nullopt;
+  return float_bytes(*per_product, std::uint64_t(batch));
+}
+
 std::size_t PackedOperand::work_items_per_product() const {
   return *floats_per_product() / std::size_t(parts) / 4;
 }

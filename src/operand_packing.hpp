@@ -29,6 +29,9 @@ struct PackedOperand {
   std::string build_options(int precision) const;
 };
 
+// Bytes of `batch` products of one packed operand, or nothing when a size_t cannot hold them.
+std::optional<std::size_t> packed_bytes(const PackedOperand& operand, std::int64_t batch);
+
 // The packed A and B of the row-major `call` for the wgmma kernel's TILE_M, TILE_N, TILE_K;
 // parts is 2 in 3xTF32.
 PackedOperand packed_a(const KernelCall& call, const KernelOptions& options, long parts);

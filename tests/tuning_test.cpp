@@ -230,6 +230,14 @@ TEST(Tuning, WgmmaEntriesServeOnlyDevicesThatRunWgmma) {
   for (bool wgmma : {false, true})
     EXPECT_EQ(choose_kernel(database, device, problem, Precision::FP32, true, wgmma).kernel,
               "blocked");
+  // Its packed operands must fit the workspace (a quarter of the largest allocation, 256 MiB
+  // here): 8192^3 in TF32 packs 2 x 256 MiB, so the entry is skipped, saying why.
+  device.max_allocation_bytes = std::size_t(1) << 30;
+  EXPECT_EQ(choose_kernel(database, device, problem, Precision::TF32, true, true).kernel, "wgmma");
+  const auto too_large = choose_kernel(database, device, GemmProblem::packed(8192, 8192, 8192),
+                                       Precision::TF32, true, true);
+  EXPECT_EQ(too_large.kernel, "tensorcore");
+  EXPECT_NE(too_large.reason.find("workspace limit"), std::string::npos) << too_large.reason;
 }
 
 // On tensor cores an entry carried from a larger problem claims no more than the same kernel
