@@ -57,29 +57,36 @@ file(READ ${WORK}/wgmma_probe.ptx ptx)
 if(NOT ptx MATCHES "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n8k8\\.f32\\.tf32\\.tf32 {%f")
   message(FATAL_ERROR "wgmma_probe.cl: no marked wgmma with registers in the PTX")
 endif()
-# The wgmma kernel in both precisions and every transpose: the marked wgmma must hold the
-# compiler's registers, and nothing may go to local (stack) memory; ptxas assembles these for
-# sm_90a where it is installed (kernels.wgmma_ptxas).
+# The wgmma kernel and its operand pack in both precisions (the kernel reads packed, K-major
+# operands whatever the transposes): the marked wgmma must hold the compiler's registers, and
+# nothing may go to local (stack) memory; ptxas assembles the kernel for sm_90a where it is
+# installed (kernels.wgmma_ptxas).
 foreach(precision 1 2)
-  foreach(trans_a 0 1)
-    foreach(trans_b 0 1)
-      set(name wgmma_${precision}${trans_a}${trans_b})
-      execute_process(COMMAND ${CLANG} ${common} -DPRECISION=${precision} -DTRANS_A=${trans_a}
-                              -DTRANS_B=${trans_b} -o ${WORK}/${name}.ptx ${KERNELS}/wgmma.cl
-                      RESULT_VARIABLE status ERROR_VARIABLE errors)
-      if(NOT status EQUAL 0)
-        message(FATAL_ERROR "wgmma.cl (${name}) does not compile for NVPTX:\n${errors}")
-      endif()
-      file(READ ${WORK}/${name}.ptx ptx)
-      set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n128k8\\.f32\\.tf32\\.tf32 {%f")
-      if(NOT ptx MATCHES "${marked}")
-        message(FATAL_ERROR "wgmma.cl (${name}): no marked wgmma with registers in the PTX")
-      endif()
-      if(ptx MATCHES "\\.local")
-        message(FATAL_ERROR "wgmma.cl (${name}): the PTX uses local (stack) memory")
-      endif()
-    endforeach()
+  set(name wgmma_${precision})
+  execute_process(COMMAND ${CLANG} ${common} -DPRECISION=${precision} -o ${WORK}/${name}.ptx
+                          ${KERNELS}/wgmma.cl
+                  RESULT_VARIABLE status ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "wgmma.cl (${name}) does not compile for NVPTX:\n${errors}")
+  endif()
+  file(READ ${WORK}/${name}.ptx ptx)
+  set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n(64|128|256)k8\\.f32\\.tf32\\.tf32 {%f")
+  if(NOT ptx MATCHES "${marked}")
+    message(FATAL_ERROR "wgmma.cl (${name}): no marked wgmma with registers in the PTX")
+  endif()
+  if(ptx MATCHES "\\.local")
+    message(FATAL_ERROR "wgmma.cl (${name}): the PTX uses local (stack) memory")
+  endif()
+  foreach(rows_along_k 0 1)
+    set(name wgmma_pack_${precision}${rows_along_k})
+    execute_process(COMMAND ${CLANG} ${common} -DPRECISION=${precision}
+                            -DROWS_ALONG_K=${rows_along_k} -o ${WORK}/${name}.ptx
+                            ${KERNELS}/wgmma_pack.cl
+                    RESULT_VARIABLE status ERROR_VARIABLE errors)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "wgmma_pack.cl (${name}) does not compile for NVPTX:\n${errors}")
+    endif()
   endforeach()
 endforeach()
-message(STATUS "tensorcore.cl, tensorcore_probe.cl, wgmma_probe.cl and wgmma.cl compile for "
-               "NVPTX in every variant")
+message(STATUS "tensorcore.cl, tensorcore_probe.cl, wgmma_probe.cl, wgmma.cl and wgmma_pack.cl "
+               "compile for NVPTX in every variant")
