@@ -92,24 +92,29 @@ inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local 
                   (freed) % STAGES);                                                         \
   } while (0)
 
+// Waits for the page of slice `step`; a_high and b_high point at this warpgroup's rows of its
+// blocks of A and B (in 3xTF32 their high parts, the low parts following each).
+#define AWAIT_PAGE(step)                                                            \
+  const int page = (step) % STAGES;                                                 \
+  barrier_wait_phase(full + page, ((step) / STAGES) & 1);                           \
+  __local const float *a_high = a_pages + page * A_BLOCK + warpgroup * 64 * DEPTH;  \
+  __local const float *b_high = b_pages + page * B_BLOCK
+
 // Waits for the page of slice `step`, then issues this warpgroup's products on it into `d`
 // and commits them as one group: in TF32 added to d; in 3xTF32 d becomes the slice's own sum,
 // in each 8-deep step the small products first (low * high, high * low, then high * high).
 #if PRECISION == PRECISION_3XTF32
-#define ISSUE_SLICE(step, d)                                                                  \
-  do {                                                                                        \
-    const int page = (step) % STAGES;                                                         \
-    barrier_wait_phase(full + page, ((step) / STAGES) & 1);                                   \
-    __local const float *a_high = a_pages + page * A_BLOCK + warpgroup * 64 * DEPTH;          \
-    __local const float *b_high = b_pages + page * B_BLOCK;                                   \
-    __local const float *a_low = a_high + TILE_M * DEPTH, *b_low = b_high + TILE_N * DEPTH;   \
-    wgmma_fence();                                                                            \
-    _Pragma("unroll") for (int kk = 0; kk < DEPTH; kk += 8) {                                 \
-      WGMMA_TILE(d, step_descriptor(a_low, kk), step_descriptor(b_high, kk), kk > 0);         \
-      WGMMA_TILE(d, step_descriptor(a_high, kk), step_descriptor(b_low, kk), 1);              \
-      WGMMA_TILE(d, step_descriptor(a_high, kk), step_descriptor(b_high, kk), 1);             \
-    }                                                                                         \
-    wgmma_commit_group();                                                                     \
+#define ISSUE_SLICE(step, d)                                                                \
+  do {                                                                                      \
+    AWAIT_PAGE(step);                                                                       \
+    __local const float *a_low = a_high + TILE_M * DEPTH, *b_low = b_high + TILE_N * DEPTH; \
+    wgmma_fence();                                                                          \
+    _Pragma("unroll") for (int kk = 0; kk < DEPTH; kk += 8) {                               \
+      WGMMA_TILE(d, step_descriptor(a_low, kk), step_descriptor(b_high, kk), kk > 0);       \
+      WGMMA_TILE(d, step_descriptor(a_high, kk), step_descriptor(b_low, kk), 1);            \
+      WGMMA_TILE(d, step_descriptor(a_high, kk), step_descriptor(b_high, kk), 1);           \
+    }                                                                                       \
+    wgmma_commit_group();                                                                   \
   } while (0)
 // Waits until slice `step`'s sum `d` is complete and adds it into the accumulators.
 #define RETIRE_SLICE(step, d)                                                 \
@@ -120,10 +125,7 @@ inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local 
 #else
 #define ISSUE_SLICE(step, d)                                                          \
   do {                                                                                \
-    const int page = (step) % STAGES;                                                 \
-    barrier_wait_phase(full + page, ((step) / STAGES) & 1);                           \
-    __local const float *a_high = a_pages + page * A_BLOCK + warpgroup * 64 * DEPTH;  \
-    __local const float *b_high = b_pages + page * B_BLOCK;                           \
+    AWAIT_PAGE(step);                                                                 \
     wgmma_fence();                                                                    \
     _Pragma("unroll") for (int kk = 0; kk < DEPTH; kk += 8)                           \
         WGMMA_TILE(d, step_descriptor(a_high, kk), step_descriptor(b_high, kk), 1);   \

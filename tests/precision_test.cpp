@@ -104,18 +104,6 @@ GemmProblem row_major_problem(std::int64_t m, std::int64_t n, std::int64_t k, fl
   return p;
 }
 
-std::uint32_t bits_of(float x) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
-
-float float_of(std::uint32_t bits) {
-  float x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
 std::string hex(float x) {
   std::ostringstream out;
   out << std::hex << "0x" << bits_of(x);

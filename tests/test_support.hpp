@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -49,6 +51,18 @@ inline Verification run_and_verify(const std::string& kernel, const GemmProblem&
   settings.overrides = overrides;
   shared_context().sgemm(problem, a.data(), b.data(), c.data(), settings);
   return verify_gemm(problem, a.data(), b.data(), c_before.data(), c.data());
+}
+
+// The bit pattern of a float, and the float of a bit pattern.
+inline std::uint32_t bits_of(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+inline float float_of(std::uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
 }
 
 // A problem with padded leading dimensions and alpha, beta other than 1 and 0.

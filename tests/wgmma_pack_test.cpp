@@ -8,9 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <CL/opencl.hpp>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -20,22 +18,6 @@
 
 namespace clgemm::testing {
 namespace {
-
-float from_bits(std::uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-std::uint32_t bits_of(float f) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits;
-}
-// TF32 rounding, nearest with ties away from zero on the 13 dropped bits.
-float tf32(float x) {
-  if (std::isnan(x)) return x;
-  return from_bits((bits_of(x) + 0x1000u) & 0xffffe000u);
-}
 
 struct Layout {
   int tile_rows, tile_k, parts;
@@ -79,9 +61,9 @@ std::vector<float> expected_pack(const Case& c, const float* source) {
           // Core matrix (r / 8, k / 4) of 8 rows x 4 floats, those of one 8-row group along K.
           const int at = ((r / 8) * (d / 4) + k / 4) * 32 + (r % 8) * 4 + k % 4;
           const std::size_t block = (std::size_t(rb) * slices + s) * l.parts * part_floats;
-          const float high = tf32(x);
+          const float high = round_to_tf32(x);
           out[block + at] = high;
-          if (l.parts == 2) out[block + part_floats + at] = tf32(x - high);
+          if (l.parts == 2) out[block + part_floats + at] = round_to_tf32(x - high);
         }
   return out;
 }
