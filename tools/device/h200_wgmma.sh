@@ -6,8 +6,8 @@
 # and over parameter variants, then Nsight Compute on the packs and the product at 8192.
 # Output in $OUT/wgmma.txt (and $OUT/wgmma-profile.txt).
 # Steps quickcheck (a few shapes), tune (clgemm-tune for the large and medium classes in both
-# precisions, into $OUT/h200.json, a copy of tuning/h200.json) and bench (auto and tensorcore
-# in both precisions with that database) run when named; a step that would start after
+# precisions, into $OUT/h200.json, a copy of tuning/h200.json) and bench (auto, wgmma and
+# tensorcore in both precisions, with that database when the tune ran) run when named; a step that would start after
 # WGMMA_SCRIPT_SECONDS (default 480) is skipped, so one device call stays within its limit.
 #   usage: tools/device/h200_wgmma.sh [tests] [check] [quickcheck] [time] [variants] [profile]
 #                                     [tune] [bench]
@@ -132,9 +132,12 @@ if want tune; then
   done
 fi
 if want bench; then
-  echo "== clgemm-bench: auto (with the tuned database) and tensorcore, tf32 and 3xtf32"
-  CLGEMM_TUNING_FILE=$OUT/h200.json timeout 200 $B/clgemm-bench \
-    --kernels auto@tf32 tensorcore@tf32 auto@3xtf32 tensorcore@3xtf32 --sizes 1024 2048 4096 8192 \
+  echo "== clgemm-bench: auto, wgmma and tensorcore, tf32 and 3xtf32"
+  # The tune step's database when it ran, else the shipped one alone.
+  [[ -f $OUT/h200.json ]] && export CLGEMM_TUNING_FILE=$OUT/h200.json
+  timeout 200 $B/clgemm-bench \
+    --kernels auto@tf32 wgmma@tf32 tensorcore@tf32 auto@3xtf32 wgmma@3xtf32 tensorcore@3xtf32 \
+    --sizes 1024 2048 4096 8192 \
     --shapes 4095x4095x4095 4097x4097x4097 --peers none --min-time 0.1 \
     --json "$OUT/wgmma-bench.json" 2>&1 | tail -40
 fi
