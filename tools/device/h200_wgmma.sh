@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Runs on the H200 device machine with build-device/ and .device-kit carried: the wgmma
-# kernel's probe and precision tests (tests/precision_test.cpp, the wgmma cases), then
-# clgemm-run's verification on edge shapes, transposes, layouts and parameter variants in tf32
-# and 3xtf32, then its speed (the whole call: both packs and the product) next to tensorcore's
-# and over parameter variants, then Nsight Compute on the packs and the product at 8192.
-# Output in $OUT/wgmma.txt (and $OUT/wgmma-profile.txt).
-# Steps quickcheck (a few shapes), tune (clgemm-tune for the large and medium classes in both
-# precisions, into $OUT/h200.json, a copy of tuning/h200.json) and bench (auto, wgmma and
-# tensorcore in both precisions, with that database when the tune ran) run when named; a step that would start after
-# WGMMA_SCRIPT_SECONDS (default 480) is skipped, so one device call stays within its limit.
+# Runs on the H200 device machine with build-device/ and .device-kit carried. By default: the
+# wgmma probe's tests and the whole precision suite (tests/precision_test.cpp), clgemm-run's
+# verification of wgmma on edge shapes, transposes, layouts and parameter variants in tf32 and
+# 3xtf32, its speed (the whole call: both packs and the product) next to tensorcore's and over
+# parameter variants, and Nsight Compute at 4096 (which on 2026-12-01 profiled none of the
+# OpenCL launches). Named only: quickcheck (a few shapes), tune (clgemm-tune for the large and
+# medium classes in both precisions, into $OUT/h200.json, a copy of tuning/h200.json) and bench
+# (auto, wgmma and tensorcore in both precisions, with that database when the tune ran). A step
+# that would start after WGMMA_SCRIPT_SECONDS (default 480) is skipped, so that one device call
+# stays within its limit. Output in $OUT/wgmma.txt (and $OUT/wgmma-profile-*.txt).
 #   usage: tools/device/h200_wgmma.sh [tests] [check] [quickcheck] [time] [variants] [profile]
 #                                     [tune] [bench]
 set -uo pipefail
