@@ -1,5 +1,6 @@
 // Enqueueing a prepared call: scale_c alone, or the aligned copies (or the packs of a kernel
-// that reads packed operands), the GEMM and the split-K reduction (which applies the epilogue) in that order, each launch waiting for the one before (in-order and out-of-order
+// that reads packed operands), the GEMM and the split-K reduction (which applies the
+// epilogue) in that order, each launch waiting for the one before (in-order and out-of-order
 // queues alike), the ones that use scratch memory inside the Context's workspace.
 #include <algorithm>
 
