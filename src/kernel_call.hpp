@@ -85,7 +85,7 @@ void check_index_range(const KernelSpec& spec, const KernelOptions& options, con
 
 // Enqueues `kernel`, a kernel of `built`, over `global` work-items in groups of `local`
 // (global rounded up to whole groups; a third dimension of 1 enqueues a 2-D range) once the
-// events of `wait` have completed and, on PoCL 5.0, the previous launch of the same build (see
+// events of `wait` have completed and, on PoCL 5.0 and 3.1, the previous launch of the same build (see
 // launch_order.hpp). Returns the launch's event. Every launch of the library goes through here.
 cl::Event enqueue_kernel(const cl::CommandQueue& queue, const BuiltProgram& built,
                          const cl::Kernel& kernel, std::array<std::size_t, 3> global,

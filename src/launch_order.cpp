@@ -1,4 +1,4 @@
-// Chaining the launches of one kernel build on PoCL 5.0 (see launch_order.hpp).
+// Chaining the launches of one kernel build on PoCL 5.0 and 3.1 (see launch_order.hpp).
 #include "launch_order.hpp"
 
 #include <map>
@@ -9,7 +9,7 @@ namespace clgemm::detail {
 
 bool launches_need_chaining(const DeviceLimits& device) {
   // CL_PLATFORM_VERSION reads e.g. "OpenCL 3.0 PoCL 5.0+debian  Linux, ...".
-  static const std::regex affected(R"(PoCL 5\.0([^0-9]|$))");
+  static const std::regex affected(R"(PoCL (5\.0|3\.1)([^0-9]|$))");
   return std::regex_search(device.platform_version, affected);
 }
 

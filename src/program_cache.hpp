@@ -28,7 +28,7 @@ struct BuiltProgram {
   std::array<std::size_t, 3> compile_work_group{};  // CL_KERNEL_COMPILE_WORK_GROUP_SIZE
   double build_seconds = 0;
   bool from_disk_cache = false;  // loaded from a stored binary rather than compiled
-  // Where launches of this build must run one after another (PoCL 5.0, see launch_order.hpp):
+  // Where launches of this build must run one after another (PoCL 5.0 and 3.1, see launch_order.hpp):
   // the build's identity across contexts; elsewhere empty.
   std::string launch_order_key;
   mutable KernelPool kernels;  // the objects launches use (kernel_pool.hpp)
