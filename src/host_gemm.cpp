@@ -44,15 +44,9 @@ void require(const void* pointer, Argument which, const char* why) {
 // them: the host path uploads each array from there.
 struct Placement {
   const GemmProblem& p;
-  std::size_t a(std::int64_t i) const {
-    return p.products.host ? p.products.host[i].a_offset : p.a_offset + std::size_t(i) * std::size_t(p.stride_a);
-  }
-  std::size_t b(std::int64_t i) const {
-    return p.products.host ? p.products.host[i].b_offset : p.b_offset + std::size_t(i) * std::size_t(p.stride_b);
-  }
-  std::size_t c(std::int64_t i) const {
-    return p.products.host ? p.products.host[i].c_offset : p.c_offset + std::size_t(i) * std::size_t(p.stride_c);
-  }
+  std::size_t a(std::int64_t i) const { return p.product(i).a_offset; }
+  std::size_t b(std::int64_t i) const { return p.product(i).b_offset; }
+  std::size_t c(std::int64_t i) const { return p.product(i).c_offset; }
   template <typename Offset>
   std::size_t lowest(Offset offset) const {
     std::size_t low = (this->*offset)(0);

@@ -89,6 +89,25 @@ GemmProblem GemmProblem::packed_batch(std::int64_t m, std::int64_t n, std::int64
   return p;
 }
 
+GemmProblem GemmProblem::product(std::int64_t index) const {
+  GemmProblem one = *this;
+  one.batch = 1;
+  one.stride_a = one.stride_b = one.stride_c = 0;
+  one.products = {};
+  if (products.host) {
+    const BatchProduct& e = products.host[index];
+    one.a_offset = e.a_offset, one.b_offset = e.b_offset, one.c_offset = e.c_offset;
+    one.alpha = e.alpha, one.beta = e.beta;
+  } else {
+    one.a_offset += std::size_t(index) * std::size_t(stride_a);
+    one.b_offset += std::size_t(index) * std::size_t(stride_b);
+    one.c_offset += std::size_t(index) * std::size_t(stride_c);
+  }
+  one.epilogue.bias_offset += std::size_t(index) * std::size_t(epilogue.bias_stride);
+  one.epilogue.bias_stride = 0;
+  return one;
+}
+
 // As in BLAS, a leading dimension is at least 1 even when the line it spans is empty.
 std::int64_t GemmProblem::min_lda() const {
   return std::max<std::int64_t>(1, storage(layout, trans_a, m, k).length);

@@ -124,26 +124,6 @@ struct Checker {
   }
 };
 
-// One product of a batch as a problem of its own: its offsets, scalars and bias vector.
-GemmProblem product_problem(const GemmProblem& batch, std::int64_t index) {
-  GemmProblem one = batch;
-  one.batch = 1;
-  one.stride_a = one.stride_b = one.stride_c = 0;
-  one.products = {};
-  if (batch.products.host) {
-    const BatchProduct& e = batch.products.host[index];
-    one.a_offset = e.a_offset, one.b_offset = e.b_offset, one.c_offset = e.c_offset;
-    one.alpha = e.alpha, one.beta = e.beta;
-  } else {
-    one.a_offset += std::size_t(index) * std::size_t(batch.stride_a);
-    one.b_offset += std::size_t(index) * std::size_t(batch.stride_b);
-    one.c_offset += std::size_t(index) * std::size_t(batch.stride_c);
-  }
-  one.epilogue.bias_offset += std::size_t(index) * std::size_t(batch.epilogue.bias_stride);
-  one.epilogue.bias_stride = 0;
-  return one;
-}
-
 // Evenly spread indices in [0, extent), always including the first and the last.
 std::vector<std::int64_t> spread(std::int64_t extent, std::size_t count) {
   std::vector<std::int64_t> out;
@@ -204,7 +184,7 @@ Verification verify_gemm(const GemmProblem& problem, const float* a, const float
       full ? spread(problem.batch, std::size_t(problem.batch)) : spread(problem.batch, 8);
   std::vector<char> written(problem.c_elements(), 0);
   for (std::int64_t index = 0; index < problem.batch; ++index) {
-    const GemmProblem one = product_problem(problem, index);
+    const GemmProblem one = problem.product(index);
     Checker checker{one, a, b, c_before, c_after, gemm_error_bound(one.k, precision), result,
                     problem.batch > 1 ? "product " + std::to_string(index) + ": " : ""};
     checker.mark_written(written);

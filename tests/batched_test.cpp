@@ -285,3 +285,42 @@ TEST(Batched, BadArgumentsLeaveCUntouched) {
 
 }  // namespace
 }  // namespace clgemm::testing
+
+namespace clgemm::testing {
+namespace {
+
+// GemmProblem::product: one product of a batch, from the strides or from a host table, with
+// its bias moved along; the batch's own fields stay as they are.
+TEST(Batched, ProductIsAProblemOfItsOwn) {
+  GemmProblem strided = GemmProblem::packed_batch(3, 4, 5, 6, 1.5f, 0.5f);
+  strided.a_offset = 7, strided.b_offset = 8, strided.c_offset = 9;
+  strided.epilogue.bias = Bias::PerRow, strided.epilogue.bias_offset = 2;
+  strided.epilogue.bias_stride = 3;
+  const GemmProblem fifth = strided.product(4);
+  EXPECT_EQ(fifth.batch, 1);
+  EXPECT_EQ(fifth.a_offset, 7u + 4u * 15u);
+  EXPECT_EQ(fifth.b_offset, 8u + 4u * 20u);
+  EXPECT_EQ(fifth.c_offset, 9u + 4u * 12u);
+  EXPECT_EQ(fifth.stride_a, 0);
+  EXPECT_EQ(fifth.alpha, 1.5f);
+  EXPECT_EQ(fifth.beta, 0.5f);
+  EXPECT_EQ(fifth.epilogue.bias_offset, 2u + 4u * 3u);
+  EXPECT_EQ(fifth.epilogue.bias_stride, 0u);
+  EXPECT_EQ(strided.product(0).a_offset, 7u);
+
+  const BatchProduct entries[] = {{10, 20, 30, 2.0f, 0.0f}, {40, 50, 60, 0.0f, 1.0f}};
+  GemmProblem table = GemmProblem::packed(3, 4, 5);
+  table.batch = 2;
+  table.products.host = entries;
+  const GemmProblem second = table.product(1);
+  EXPECT_EQ(second.a_offset, 40u);
+  EXPECT_EQ(second.b_offset, 50u);
+  EXPECT_EQ(second.c_offset, 60u);
+  EXPECT_EQ(second.alpha, 0.0f);
+  EXPECT_EQ(second.beta, 1.0f);
+  EXPECT_EQ(second.products.host, nullptr);
+  EXPECT_EQ(table.batch, 2);
+}
+
+}  // namespace
+}  // namespace clgemm::testing

@@ -276,16 +276,10 @@ TEST_P(UnderOclgrind, BatchedWithEpilogue) {
                  describe_epilogue(test.p.epilogue));
     GemmProblem p = test.p;
     const bool t = p.trans_a == Transpose::Trans;
-    auto at = [&p](std::size_t base, std::int64_t stride, cl_ulong BatchProduct::*field) {
-      return [&p, base, stride, field](std::int64_t i) {
-        return p.products.host ? std::size_t(p.products.host[i].*field)
-                               : base + std::size_t(i * stride);
-      };
-    };
-    const auto a = filled(p, p.a_elements(), at(p.a_offset, p.stride_a, &BatchProduct::a_offset),
-                          t ? p.k : p.m, p.min_lda(), p.lda, 21);
-    const auto b = filled(p, p.b_elements(), at(p.b_offset, p.stride_b, &BatchProduct::b_offset),
-                          t ? p.n : p.k, p.min_ldb(), p.ldb, 22);
+    const auto a_at = [&p](std::int64_t i) { return p.product(i).a_offset; };
+    const auto b_at = [&p](std::int64_t i) { return p.product(i).b_offset; };
+    const auto a = filled(p, p.a_elements(), a_at, t ? p.k : p.m, p.min_lda(), p.lda, 21);
+    const auto b = filled(p, p.b_elements(), b_at, t ? p.n : p.k, p.min_ldb(), p.ldb, 22);
     const auto c_before = random_matrix(p.c_elements(), 23);
     const auto bias = random_matrix(p.bias_elements(), 24);
     p.epilogue.bias_data = bias.data();

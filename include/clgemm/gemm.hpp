@@ -115,6 +115,10 @@ struct GemmProblem {
   std::size_t bias_elements() const;
   // Index of element (i, j) of C of product p in its array, offset included (strided form).
   std::size_t c_index(std::int64_t i, std::int64_t j, std::int64_t p = 0) const;
+  // Product `index` (0 <= index < batch) as a problem of its own: its offsets and scalars from
+  // a host product table or the strides, its bias offset moved along by bias_stride; batch 1.
+  // A table in a cl_mem is not read here: the offsets stay the problem's own.
+  GemmProblem product(std::int64_t index) const;
 };
 
 // Throws Error(InvalidSize / InvalidLeadingDimension / InvalidArgument) naming the argument
