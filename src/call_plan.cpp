@@ -216,21 +216,17 @@ detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
 void Context::State::plan_packing(detail::PreparedCall& out, Precision precision,
                                   const detail::KernelCall& call,
                                   const std::function<std::size_t(std::size_t)>& reserve) {
-  const long parts = precision == Precision::TF32x3 ? 2 : 1;
-  out.a_packing = detail::packed_a(call, out.main.options, parts);
-  out.b_packing = detail::packed_b(call, out.main.options, parts);
-  // Every product's A and B, packed, must fit the workspace (SIZE_MAX: more than a size_t).
-  const auto bytes_of = [&call](const detail::PackedOperand& p) {
-    return detail::packed_bytes(p, call.batch).value_or(SIZE_MAX);
-  };
-  const std::size_t a_bytes = bytes_of(out.a_packing), b_bytes = bytes_of(out.b_packing);
+  const detail::Packing packing = detail::packing(call, out.main.options, precision);
+  out.a_packing = packing.a;
+  out.b_packing = packing.b;
   const std::size_t limit = detail::workspace_limit(selected.limits);
-  if (a_bytes > limit || b_bytes > limit - a_bytes)
+  if (!packing.fits(limit))
     throw Error(ErrorCode::AllocationTooLarge,
                 "kernel '" + out.main.name + "' packs A and B of every product into the " +
                     "workspace: " +
-                    (a_bytes < SIZE_MAX && b_bytes < SIZE_MAX
-                         ? std::to_string(a_bytes) + " + " + std::to_string(b_bytes) + " bytes"
+                    (packing.a_bytes < SIZE_MAX && packing.b_bytes < SIZE_MAX
+                         ? std::to_string(packing.a_bytes) + " + " +
+                               std::to_string(packing.b_bytes) + " bytes"
                          : std::string("more bytes than a size_t holds")) +
                     " for " + std::to_string(call.batch) + " product(s), above the workspace " +
                     "limit of " + std::to_string(limit) + " bytes (a quarter of " +
@@ -239,13 +235,14 @@ void Context::State::plan_packing(detail::PreparedCall& out, Precision precision
   out.packed = true;
   out.a_packed_floats = *out.a_packing.floats_per_product();
   out.b_packed_floats = *out.b_packing.floats_per_product();
-  out.a_at = reserve(a_bytes / sizeof(float));
-  out.b_at = reserve(b_bytes / sizeof(float));
+  out.a_at = reserve(packing.a_bytes / sizeof(float));
+  out.b_at = reserve(packing.b_bytes / sizeof(float));
   const int mode = int(precision);
   out.pack_a = prepare_helper("wgmma_pack", " " + out.a_packing.build_options(mode));
   out.pack_b = prepare_helper("wgmma_pack", " " + out.b_packing.build_options(mode));
   out.reason += std::string(out.reason.empty() ? "" : "; ") + "A and B packed into " +
-                (parts == 2 ? "TF32 high and low parts" : "TF32") + ", K-major blocks of " +
+                (packing.a.parts == 2 ? "TF32 high and low parts" : "TF32") +
+                ", K-major blocks of " +
                 std::to_string(out.a_packing.tile_rows) + " and " +
                 std::to_string(out.b_packing.tile_rows) + " rows by " +
                 std::to_string(out.a_packing.slice_depth()) + " of K (wgmma_pack)";

@@ -137,12 +137,8 @@ std::string packs_do_not_fit(const std::string& kernel, const KernelOptions& opt
                              const DeviceLimits& device) {
   const auto& spec = detail::find_spec(kernel);
   if (!spec.packs_operands) return "";
-  const auto call = detail::row_major_call(problem);
-  const long parts = precision == Precision::TF32x3 ? 2 : 1;
-  const auto a = detail::packed_bytes(detail::packed_a(call, options, parts), call.batch);
-  const auto b = detail::packed_bytes(detail::packed_b(call, options, parts), call.batch);
   const std::size_t limit = detail::workspace_limit(device);
-  if (a && b && *a <= limit && *b <= limit - *a) return "";
+  if (detail::packing(detail::row_major_call(problem), options, precision).fits(limit)) return "";
   return "its packed operands need more than the workspace limit of " + std::to_string(limit) +
          " bytes here";
 }

@@ -1,6 +1,8 @@
 // The packed operands of the wgmma kernel: their sizes and the pack's build options.
 #include "operand_packing.hpp"
 
+#include <cstdint>
+
 #include "workspace.hpp"
 
 namespace clgemm::detail {
@@ -18,12 +20,6 @@ std::optional<std::size_t> PackedOperand::floats_per_product() const {
   return *bytes / sizeof(float);
 }
 
-std::optional<std::size_t> packed_bytes(const PackedOperand& operand, std::int64_t batch) {
-  const auto per_product = operand.floats_per_product();
-  if (!per_product) return std::nullopt;
-  return float_bytes(*per_product, std::uint64_t(batch));
-}
-
 std::size_t PackedOperand::work_items_per_product() const {
   return *floats_per_product() / std::size_t(parts) / 4;
 }
@@ -35,16 +31,24 @@ std::string PackedOperand::build_options(int precision) const {
          " -D OPERAND_B=" + (operand_b ? "1" : "0");
 }
 
-PackedOperand packed_a(const KernelCall& call, const KernelOptions& options, long parts) {
+Packing packing(const KernelCall& call, const KernelOptions& options, Precision precision) {
+  const long parts = precision == Precision::TF32x3 ? 2 : 1;
+  Packing out;
   // op(A)(i, k) is A[i * lda + k], or A[k * lda + i] when A is transposed.
-  return {call.m, call.k, options.at("TILE_M"), options.at("TILE_K"), parts, !call.a.transposed,
-          false};
-}
-
-PackedOperand packed_b(const KernelCall& call, const KernelOptions& options, long parts) {
+  out.a = {call.m, call.k, options.at("TILE_M"), options.at("TILE_K"), parts, !call.a.transposed,
+           false};
   // op(B)^T(j, k) = op(B)(k, j) is B[k * ldb + j], or B[j * ldb + k] when B is transposed.
-  return {call.n, call.k, options.at("TILE_N"), options.at("TILE_K"), parts, call.b.transposed,
-          true};
+  out.b = {call.n, call.k, options.at("TILE_N"), options.at("TILE_K"), parts, call.b.transposed,
+           true};
+  const auto bytes = [&call](const PackedOperand& operand) {
+    const auto per_product = operand.floats_per_product();
+    const auto all = per_product ? float_bytes(*per_product, std::uint64_t(call.batch))
+                                 : std::nullopt;
+    return all.value_or(SIZE_MAX);
+  };
+  out.a_bytes = bytes(out.a);
+  out.b_bytes = bytes(out.b);
+  return out;
 }
 
 }  // namespace clgemm::detail

@@ -29,12 +29,15 @@ struct PackedOperand {
   std::string build_options(int precision) const;
 };
 
-// Bytes of `batch` products of one packed operand, or nothing when a size_t cannot hold them.
-std::optional<std::size_t> packed_bytes(const PackedOperand& operand, std::int64_t batch);
-
-// The packed A and B of the row-major `call` for the wgmma kernel's TILE_M, TILE_N, TILE_K;
-// parts is 2 in 3xTF32.
-PackedOperand packed_a(const KernelCall& call, const KernelOptions& options, long parts);
-PackedOperand packed_b(const KernelCall& call, const KernelOptions& options, long parts);
+// The packed A and B of every product of the row-major `call`, for the wgmma kernel's
+// TILE_M, TILE_N, TILE_K in `precision` (two parts in 3xTF32), and their bytes in the
+// workspace (SIZE_MAX where a size_t cannot hold them).
+struct Packing {
+  PackedOperand a, b;
+  std::size_t a_bytes = 0, b_bytes = 0;
+  // Whether both fit a workspace of `limit` bytes.
+  bool fits(std::size_t limit) const { return a_bytes <= limit && b_bytes <= limit - a_bytes; }
+};
+Packing packing(const KernelCall& call, const KernelOptions& options, Precision precision);
 
 }  // namespace clgemm::detail
