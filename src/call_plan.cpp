@@ -233,8 +233,6 @@ void Context::State::plan_packing(detail::PreparedCall& out, Precision precision
                     "CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
                     std::to_string(selected.limits.max_allocation_bytes) + ")");
   out.packed = true;
-  out.a_packed_floats = *out.a_packing.floats_per_product();
-  out.b_packed_floats = *out.b_packing.floats_per_product();
   out.a_at = reserve(packing.a_bytes / sizeof(float));
   out.b_at = reserve(packing.b_bytes / sizeof(float));
   const int mode = int(precision);

@@ -40,12 +40,12 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const detail::PreparedKern
                                 {x, y, 1}, wait);
 }
 
-// wgmma_pack: `layout` of every product of `from` into the workspace at `to`, `per_product`
-// floats apart, in launches of at most kProductsPerLaunch products.
+// wgmma_pack: `layout` of every product of `from` into the workspace at `to`, one product's
+// packed floats apart, in launches of at most kProductsPerLaunch products.
 cl::Event enqueue_pack(const cl::CommandQueue& queue, const detail::PreparedKernel& pack,
                        const detail::PackedOperand& layout, const detail::Operand& from,
                        const detail::KernelCall& call, const cl::Buffer& workspace,
-                       std::size_t to, std::size_t per_product, const Wait& wait) {
+                       std::size_t to, const Wait& wait) {
   detail::KernelPool::Lease lease(pack.built->kernels, pack.built->program, "wgmma_pack");
   cl::Kernel& kernel = lease.kernel();
   int arg = 0;
@@ -60,7 +60,7 @@ cl::Event enqueue_pack(const cl::CommandQueue& queue, const detail::PreparedKern
   kernel.setArg(arg++, cl_ulong(call.products_offset));
   kernel.setArg(arg++, workspace);
   kernel.setArg(arg++, cl_ulong(to));
-  kernel.setArg(arg++, cl_ulong(per_product));
+  kernel.setArg(arg++, cl_ulong(*layout.floats_per_product()));
   const std::size_t local = pack.options.at("WG_X") * pack.options.at("WG_Y");
   const std::size_t items = (layout.work_items_per_product() + local - 1) / local * local;
   Wait before = wait;
@@ -136,13 +136,13 @@ void Context::State::enqueue(const cl::CommandQueue& queue, const detail::Prepar
                       // The kernel reads product p's packed operands p * per-product floats
                       // in (a table then gives only C's offsets and the scalars).
                       then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call,
-                                        buffer, prepared.a_at, prepared.a_packed_floats, before));
+                                        buffer, prepared.a_at, before));
                       then(enqueue_pack(queue, prepared.pack_b, prepared.b_packing, call.b, call,
-                                        buffer, prepared.b_at, prepared.b_packed_floats, before));
+                                        buffer, prepared.b_at, before));
                       gemm.a = {buffer(), prepared.a_at, 0, false, 0,
-                                std::int64_t(prepared.a_packed_floats), false};
+                                std::int64_t(*prepared.a_packing.floats_per_product()), false};
                       gemm.b = {buffer(), prepared.b_at, 0, false, 0,
-                                std::int64_t(prepared.b_packed_floats), false};
+                                std::int64_t(*prepared.b_packing.floats_per_product()), false};
                     }
                     detail::KSlicing slicing;
                     if (prepared.slices.slices > 1) {

@@ -72,8 +72,7 @@ struct PreparedCall {
   bool column_major = false;  // the call's A and B are the problem's B and A
   bool copy_a = false, copy_b = false;
   bool packed = false;                    // A and B are packed (a_at, b_at) before the GEMM
-  PackedOperand a_packing, b_packing;
-  std::size_t a_packed_floats = 0, b_packed_floats = 0;  // per product
+  PackedOperand a_packing, b_packing;   // their floats_per_product() apart, product by product
   std::int64_t a_ld = 0, b_ld = 0;        // the copies' leading dimensions
   std::size_t a_at = 0, b_at = 0;         // the copies' offsets
   KSlices slices;                         // slices.slices > 1: split-K

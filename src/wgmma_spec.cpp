@@ -15,8 +15,8 @@ constexpr std::size_t kBarrierBytes = 8;         // one mbarrier per page
 long warpgroups(const KernelOptions& o) { return opt(o, "TILE_M") / kWarpgroupRows; }
 
 // STAGES pages, each one packed block of A (TILE_M x TILE_K floats) and of B (TILE_N x
-// TILE_K), and a barrier: in TF32 a TILE_K-deep slice, in 3xTF32 the high and low parts of a
-// TILE_K / 2-deep one (the same bytes either way); and its barrier.
+// TILE_K), in TF32 a TILE_K-deep slice, in 3xTF32 the high and low parts of a TILE_K / 2-deep
+// one (the same bytes either way), and the page's barrier.
 std::size_t local_bytes(const KernelOptions& o) {
   return std::size_t(opt(o, "STAGES")) *
          (std::size_t(opt(o, "TILE_M") + opt(o, "TILE_N")) * opt(o, "TILE_K") * 4 + kBarrierBytes);
