@@ -10,7 +10,7 @@
 // LANES x SPLIT work-items each own a VEC x VEC block of Y per step (VEC values of k times VEC
 // columns). Consecutive work-items run along Y's contiguous direction, so a warp's VEC-wide
 // vector loads cover consecutive addresses, and the SPLIT slices divide K between them,
-// STEP_K = SPLIT * VEC deep per step; AHEAD further blocks are always requested. Each
+// STEP_K = SPLIT * VEC deep per step, with AHEAD blocks in a ring of requests. Each
 // work-item keeps SMALL x VEC partial sums in registers; at the end the slices' partial sums
 // meet in local memory, PASS_ROWS rows at a time, and are added in slice order, so the result
 // does not depend on timing (the same inputs give the same bits every run).
@@ -38,7 +38,8 @@
 #ifndef PASS_ROWS
 #define PASS_ROWS 8 // rows of the short side reduced per pass, at most SMALL
 #endif
-// Rows of X whose products are skipped together once past the end of the short side.
+// Rows of X loaded together (one float4 across them where X is row-contiguous) and skipped
+// together once past the end of the short side.
 #define ROW_GROUP 4
 #ifndef UNROLL
 #define UNROLL 1 // 1: unroll the loops over the rows of accumulators fully (GPUs)
@@ -100,17 +101,28 @@ inline void load_long_block(__global const float *Y, const int ld, const int K, 
   }
 }
 
-// x[j] = X(s, k + j), zero outside the S x K matrix: one vector along k when X is stored
-// k-contiguous (element (s, k) at s * ld + k), else VEC scalars (at k * ld + s).
-inline void load_short_row(__global const float *X, const int ld, const int S, const int K,
-                           const int s, const int k, const int k_contiguous, const int aligned,
-                           float x[VEC]) {
+// x[r][j] = X(s + r, k + j) for ROW_GROUP rows from s, zero outside the S x K matrix. X stored
+// k-contiguous (element (s, k) at s * ld + k): one vector along k per row; else (at k * ld + s)
+// the rows are contiguous: one float4 across them per k.
+inline void load_short_rows(__global const float *X, const int ld, const int S, const int K,
+                            const int s, const int k, const int k_contiguous, const int aligned,
+                            float x[ROW_GROUP][VEC]) {
   if (k_contiguous) {
-    load_line(X + (size_t)s * ld + k, (s < S) ? K - k : 0, aligned, x);
+#pragma unroll
+    for (int r = 0; r < ROW_GROUP; ++r)
+      load_line(X + (size_t)(s + r) * ld + k, (s + r < S) ? K - k : 0, aligned, x[r]);
   } else {
 #pragma unroll
-    for (int j = 0; j < VEC; ++j)
-      x[j] = (s < S && k + j < K) ? X[(size_t)(k + j) * ld + s] : 0.0f;
+    for (int j = 0; j < VEC; ++j) {
+      __global const float *p = X + (size_t)(k + j) * ld + s;
+      if (k + j < K && s + ROW_GROUP <= S) {
+        const float4 v = vload4(0, p);
+        x[0][j] = v.s0, x[1][j] = v.s1, x[2][j] = v.s2, x[3][j] = v.s3;
+      } else {
+#pragma unroll
+        for (int r = 0; r < ROW_GROUP; ++r) x[r][j] = (k + j < K && s + r < S) ? p[r] : 0.0f;
+      }
+    }
   }
 }
 
@@ -138,38 +150,39 @@ UNROLL_LOOP
 #pragma unroll
     for (int v = 0; v < VEC; ++v) acc[s][v] = 0.0f;
 
-  // Stream this work-item's share of K with AHEAD blocks of Y in flight: each step takes the
-  // oldest block and asks for the one AHEAD steps on. Work-items past the long side only reduce.
+  // Stream this work-item's share of K through a ring of AHEAD blocks of Y: each block is used,
+  // then asked for again AHEAD steps on, so AHEAD - 1 requests are in flight while it is used.
+  // The ring is indexed by constants (the AHEAD steps of an iteration are unrolled), so the
+  // blocks stay where their loads put them. Work-items past the long side only reduce.
   if (l < L) {
-    float y_ahead[AHEAD][VEC * VEC];
+    float y[AHEAD][VEC * VEC];
 #pragma unroll
     for (int a = 0; a < AHEAD; ++a) {
       const int k = slice * VEC + a * STEP_K;
-      if (k < K) load_long_block(Y, y_ld, K, L, k, l, y_k_contiguous, y_aligned, y_ahead[a]);
+      if (k < K) load_long_block(Y, y_ld, K, L, k, l, y_k_contiguous, y_aligned, y[a]);
     }
-    for (int k = slice * VEC; k < K; k += STEP_K) {
-      float y[VEC * VEC];
+    for (int k0 = slice * VEC; k0 < K; k0 += AHEAD * STEP_K) {
 #pragma unroll
-      for (int e = 0; e < VEC * VEC; ++e) y[e] = y_ahead[0][e];
-#pragma unroll
-      for (int a = 0; a + 1 < AHEAD; ++a)
-#pragma unroll
-        for (int e = 0; e < VEC * VEC; ++e) y_ahead[a][e] = y_ahead[a + 1][e];
-      const int k_next = k + AHEAD * STEP_K;
-      if (k_next < K)
-        load_long_block(Y, y_ld, K, L, k_next, l, y_k_contiguous, y_aligned, y_ahead[AHEAD - 1]);
+      for (int a = 0; a < AHEAD; ++a) {
+        const int k = k0 + a * STEP_K;
+        if (k < K) {
 UNROLL_LOOP
-      for (int g = 0; g < SMALL; g += ROW_GROUP) {
-        if (g < rows) {
+          for (int g = 0; g < SMALL; g += ROW_GROUP) {
+            if (g < rows) {
+              float x[ROW_GROUP][VEC];
+              load_short_rows(X, x_ld, S, K, s0 + g, k, x_k_contiguous, x_aligned, x);
 UNROLL_LOOP
-          for (int s = g; s < g + ROW_GROUP && s < SMALL; ++s) {
-            float x[VEC];
-            load_short_row(X, x_ld, S, K, s0 + s, k, x_k_contiguous, x_aligned, x);
+              for (int s = g; s < g + ROW_GROUP && s < SMALL; ++s)
 #pragma unroll
-            for (int j = 0; j < VEC; ++j)
+                for (int j = 0; j < VEC; ++j)
 #pragma unroll
-              for (int v = 0; v < VEC; ++v) acc[s][v] = mad(x[j], y[j * VEC + v], acc[s][v]);
+                  for (int v = 0; v < VEC; ++v)
+                    acc[s][v] = mad(x[s - g][j], y[a][j * VEC + v], acc[s][v]);
+            }
           }
+          const int k_next = k + AHEAD * STEP_K;
+          if (k_next < K)
+            load_long_block(Y, y_ld, K, L, k_next, l, y_k_contiguous, y_aligned, y[a]);
         }
       }
     }

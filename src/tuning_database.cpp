@@ -27,29 +27,35 @@ std::string shape_class(const GemmProblem& p) {
   // Many small products fill the device together: tiles that fit one product matter most.
   if (p.batch > 1 && volume <= 64.0 * 64.0 * 64.0) return "batched-tiny";
   if (p.batch > 1 && volume <= 256.0 * 256.0 * 256.0) return "batched-small";
+  // A few rows (or columns) against long other sides: the gemv kernel's regime on GPUs.
+  if (std::min(m, n) <= 8 && std::max(m, n) >= 256 && k >= 256) return "gemv";
   if (volume <= 256.0 * 256.0 * 256.0) return "tiny";
   if (volume <= 512.0 * 512.0 * 512.0) return "small";
   if (std::min(m, n) <= 64) return "thin";
   if (std::min(m, n) <= 256) return "skinny";
   if (k <= 512) return "small-k";
   if (volume <= 1024.0 * 1024.0 * 1024.0) return "medium";
+  // Between: a GPU is filled by a wave or two of large tiles, or by several of smaller ones.
+  if (volume <= 3072.0 * 3072.0 * 3072.0) return "medium-large";
   return "large";
 }
 
 const std::vector<std::string>& shape_classes() {
-  static const std::vector<std::string> classes = {"tiny",   "small",        "thin",
-                                                     "skinny", "small-k",      "medium",
-                                                     "large",  "batched-tiny", "batched-small"};
+  static const std::vector<std::string> classes = {
+      "tiny",         "small", "gemv",         "thin",         "skinny",       "small-k",
+      "medium",       "medium-large", "large", "batched-tiny", "batched-small"};
   return classes;
 }
 
 GemmProblem representative_problem(const std::string& shape_class) {
   if (shape_class == "tiny") return GemmProblem::packed(256, 256, 256);
   if (shape_class == "small") return GemmProblem::packed(512, 512, 512);
+  if (shape_class == "gemv") return GemmProblem::packed(8, 4096, 4096);
   if (shape_class == "thin") return GemmProblem::packed(32, 4096, 8192);
   if (shape_class == "skinny") return GemmProblem::packed(8192, 128, 8192);
   if (shape_class == "small-k") return GemmProblem::packed(8192, 8192, 256);
   if (shape_class == "medium") return GemmProblem::packed(1024, 1024, 1024);
+  if (shape_class == "medium-large") return GemmProblem::packed(2048, 2048, 2048);
   if (shape_class == "large") return GemmProblem::packed(4096, 4096, 4096);
   if (shape_class == "batched-tiny") return GemmProblem::packed_batch(32, 32, 32, 8192);
   if (shape_class == "batched-small") return GemmProblem::packed_batch(128, 128, 128, 1024);

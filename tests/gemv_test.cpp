@@ -100,13 +100,14 @@ TEST(Gemv, BetaZeroIgnoresNaNAndAlphaZeroScales) {
   expect_matches(p);
 }
 
-// Parameters other than the derived ones: the GPU default (256 work-items, 32 rows), one lane
-// of scalar loads, and few rows per group, on both roles.
+// Parameters other than the derived ones: 256 work-items with 32 rows, one lane of scalar
+// loads, few rows per group, and a ring of four blocks with 8 rows, on both roles.
 TEST(Gemv, OtherParameters) {
   const KernelOptions sets[] = {
       {{"SMALL", 32}, {"LANES", 8}, {"SPLIT", 32}, {"VEC", 4}, {"PASS_ROWS", 8}, {"AHEAD", 2}},
       {{"SMALL", 5}, {"LANES", 1}, {"SPLIT", 3}, {"VEC", 1}, {"PASS_ROWS", 3}, {"AHEAD", 3}},
-      {{"SMALL", 2}, {"LANES", 16}, {"SPLIT", 2}, {"VEC", 2}, {"PASS_ROWS", 1}, {"AHEAD", 1}}};
+      {{"SMALL", 2}, {"LANES", 16}, {"SPLIT", 2}, {"VEC", 2}, {"PASS_ROWS", 1}, {"AHEAD", 1}},
+      {{"SMALL", 8}, {"LANES", 4}, {"SPLIT", 8}, {"VEC", 4}, {"PASS_ROWS", 8}, {"AHEAD", 4}}};
   // NN and TT only: each combination is a program of its own, and PoCL compiles slowly (the
   // derived parameters run every combination above).
   for (const auto& options : sets)

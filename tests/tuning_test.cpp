@@ -18,13 +18,19 @@ namespace fs = std::filesystem;
 TEST(Tuning, ShapeClasses) {
   EXPECT_EQ(shape_class(GemmProblem::packed(512, 512, 512)), "small");
   EXPECT_EQ(shape_class(GemmProblem::packed(256, 256, 256)), "tiny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(1, 4096, 4096)), "gemv");
+  EXPECT_EQ(shape_class(GemmProblem::packed(4096, 8, 4096)), "gemv");
+  EXPECT_EQ(shape_class(GemmProblem::packed(8, 4096, 255)), "tiny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(9, 4096, 4096)), "thin");
   EXPECT_EQ(shape_class(GemmProblem::packed(32, 4096, 11008)), "thin");
   EXPECT_EQ(shape_class(GemmProblem::packed(4096, 16, 4096)), "thin");
   EXPECT_EQ(shape_class(GemmProblem::packed(8192, 128, 8192)), "skinny");
   EXPECT_EQ(shape_class(GemmProblem::packed(256, 8192, 8192)), "skinny");
   EXPECT_EQ(shape_class(GemmProblem::packed(8192, 8192, 256)), "small-k");
   EXPECT_EQ(shape_class(GemmProblem::packed(1024, 1024, 1024)), "medium");
-  EXPECT_EQ(shape_class(GemmProblem::packed(1025, 1025, 1025)), "large");
+  EXPECT_EQ(shape_class(GemmProblem::packed(1025, 1025, 1025)), "medium-large");
+  EXPECT_EQ(shape_class(GemmProblem::packed(2560, 2560, 2560)), "medium-large");
+  EXPECT_EQ(shape_class(GemmProblem::packed(3073, 3073, 3073)), "large");
   EXPECT_EQ(shape_class(GemmProblem::packed(4097, 4097, 4097)), "large");
   for (const auto& cls : shape_classes()) EXPECT_EQ(shape_class(representative_problem(cls)), cls);
 }

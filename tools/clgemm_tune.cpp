@@ -132,7 +132,8 @@ void add_options(CLI::App& app, Arguments& args) {
       ->capture_default_str()
       ->check(CLI::IsMember({"fp32", "tf32", "3xtf32"}));
   app.add_option("--classes", args.classes,
-                 "shape classes to tune: all, or tiny, small, thin, skinny, small-k, medium, large")
+                 "shape classes to tune: all (those the kernel serves), or tiny, small, gemv, thin, "
+                 "skinny, small-k, medium, medium-large, large, batched-tiny, batched-small")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--budget", args.budget,
@@ -173,7 +174,7 @@ int run_tune(Arguments& args) {
   auto& search = args.search;
   std::string kernel = args.kernel.empty() ? "blocked" : find_kernel(args.kernel).name;
   search.measure.precision = parse_precision(args.precision);
-  const auto classes = parse_classes(args.classes);
+  const auto classes = parse_classes(args.classes, kernel);
   for (const auto& cls : classes) size_scale_for(args.scale, cls);  // validate early
   auto context = cli::open_context(args.where);
   const DeviceLimits& limits = context.device();

@@ -88,8 +88,14 @@ GemmProblem scaled(const GemmProblem& p, double factor) {
   return GemmProblem::packed_batch(s(p.m), s(p.n), s(p.k), p.batch, p.alpha, p.beta);
 }
 
-std::vector<std::string> parse_classes(const std::vector<std::string>& names) {
-  if (names.empty() || (names.size() == 1 && names[0] == "all")) return shape_classes();
+std::vector<std::string> parse_classes(const std::vector<std::string>& names,
+                                       const std::string& kernel) {
+  if (names.empty() || (names.size() == 1 && names[0] == "all")) {
+    std::vector<std::string> served;
+    for (const auto& cls : shape_classes())
+      if ((cls == "gemv") == (kernel == "gemv")) served.push_back(cls);
+    return served;
+  }
   for (const auto& name : names) representative_problem(name);  // throws for an unknown class
   return names;
 }

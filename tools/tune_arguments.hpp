@@ -24,8 +24,10 @@ struct Budget {
 // Each parser throws Error(InvalidArgument) naming the option and the expected form.
 Budget parse_budget(const std::string& text);
 
-// "all", or names from shape_classes().
-std::vector<std::string> parse_classes(const std::vector<std::string>& names);
+// "all", or names from shape_classes(). "all" is the classes `kernel` serves: "gemv" alone for
+// the gemv kernel, every other class for the others.
+std::vector<std::string> parse_classes(const std::vector<std::string>& names,
+                                       const std::string& kernel);
 
 // The factor for `shape_class` from "0.25" (every class) or "large=0.25,medium=0.5" (others 1).
 double size_scale_for(const std::string& text, const std::string& shape_class);
