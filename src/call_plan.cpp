@@ -62,7 +62,7 @@ detail::CallPlan Context::State::plan(const RunSettings& settings, const GemmPro
   plan.run = resolve_auto(settings, problem, plan.reason);
   const detail::KernelSpec& spec = detail::find_spec(plan.run.kernel);
   check_precision(spec, plan.run.precision);
-  const KernelOptions options = resolve_options(plan.run.kernel, selected.limits, plan.run.overrides);
+  const KernelOptions options = options_for(plan.run.kernel, selected.limits, plan.run.overrides);
   if (problem.is_empty()) {
     plan.kind = detail::CallKind::Nothing;
     plan.reason = std::string(problem.m == 0 ? "M" : problem.n == 0 ? "N" : "batch") +

@@ -72,7 +72,7 @@ RunSettings Context::State::resolve_auto(const RunSettings& settings, const Gemm
   for (const auto& [name, value] : settings.overrides) resolved.overrides[name] = value;
   reason = "auto: " + choice.reason;
   try {
-    resolve_options(resolved.kernel, selected.limits, resolved.overrides);
+    options_for(resolved.kernel, selected.limits, resolved.overrides);
   } catch (const Error& error) {
     if (!settings.overrides.empty()) throw;  // the caller's own overrides are at fault
     // A tuned entry this device cannot run (other limits, an edited file): derive instead.
@@ -86,6 +86,38 @@ RunSettings Context::State::resolve_auto(const RunSettings& settings, const Gemm
     choices[key] = {resolved, reason};
   }
   return resolved;
+}
+
+namespace {
+
+// The hash resolved_options is keyed by; lookups compare the fields themselves.
+std::size_t options_hash(const std::string& kernel, const KernelOptions& overrides,
+                         std::size_t work_group_limit) {
+  std::size_t h = std::hash<std::string>{}(kernel) ^ work_group_limit;
+  for (const auto& [name, value] : overrides)
+    h = h * 1099511628211ull ^ std::hash<std::string>{}(name) ^ std::hash<long>{}(value);
+  return h;
+}
+
+}  // namespace
+
+KernelOptions Context::State::options_for(const std::string& kernel, const DeviceLimits& limits,
+                                          const KernelOptions& overrides) {
+  const std::size_t limit = limits.max_work_group_size;
+  const std::size_t hash = options_hash(kernel, overrides, limit);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto [first, last] = resolved_options.equal_range(hash);
+    for (auto it = first; it != last; ++it)
+      if (it->second.work_group_limit == limit && it->second.kernel == kernel &&
+          it->second.overrides == overrides)
+        return it->second.options;
+  }
+  KernelOptions options = resolve_options(kernel, limits, overrides);  // throws when invalid
+  std::lock_guard<std::mutex> lock(mutex);
+  if (resolved_options.size() >= kChoiceCacheSize) resolved_options.clear();
+  resolved_options.emplace(hash, ResolvedOptions{kernel, overrides, limit, options});
+  return options;
 }
 
 void Context::State::check_precision(const detail::KernelSpec& spec, Precision precision) {
@@ -139,7 +171,7 @@ detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
   // The kernel's own work-group limit (registers, local memory) is only known once it is
   // built; if the derived work-group exceeds it, derive again under that limit.
   for (int attempt = 0;; ++attempt) {
-    prepared.options = resolve_options(settings.kernel, limits, settings.overrides);
+    prepared.options = options_for(settings.kernel, limits, settings.overrides);
     const detail::KernelCall* reads = call;
     detail::KernelCall effective;
     if (call && copies) {

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -112,6 +113,16 @@ struct Context::State {
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>, ResolvedChoice>
       choices;
   static constexpr std::size_t kChoiceCacheSize = 4096;
+  // resolve_options() here, by kernel, overrides and work-group limit (the other limits are the
+  // device's): deriving and validating a kernel's parameters costs more than a small launch's
+  // enqueue, and every call resolves them twice. Cleared like `choices`.
+  struct ResolvedOptions {
+    std::string kernel;
+    KernelOptions overrides;
+    std::size_t work_group_limit;
+    KernelOptions options;
+  };
+  std::unordered_multimap<std::size_t, ResolvedOptions> resolved_options;  // by their hash
 
   State(detail::SelectedDevice device, cl::Context opencl_context);
 
@@ -127,6 +138,10 @@ struct Context::State {
   // stored in `reason`); other settings come back unchanged.
   RunSettings resolve_auto(const RunSettings& settings, const GemmProblem& problem,
                            std::string& reason);
+  // resolve_options(kernel, limits, overrides) for this device's limits (`limits` is them, with
+  // at most a lower work-group size), remembered in `resolved_options`.
+  KernelOptions options_for(const std::string& kernel, const DeviceLimits& limits,
+                            const KernelOptions& overrides);
   // Throws Error(UnsupportedPrecision) when the kernel does not compute `precision`, or needs
   // tensor cores (or wgmma) this device lacks.
   void check_precision(const detail::KernelSpec& spec, Precision precision);

@@ -2,7 +2,6 @@
 // kernel model (work-group, local memory, block), and the functions that derive, resolve,
 // validate and format kernel options and evaluate the traffic model.
 #include <algorithm>
-#include <sstream>
 
 #include "clgemm/errors.hpp"
 #include "error_boundary.hpp"
@@ -178,10 +177,10 @@ KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& lim
 }
 
 std::string format_build_options(const KernelOptions& options) {
-  std::ostringstream out;
+  std::string out;
   for (const auto& [name, value] : options)
-    out << (out.tellp() > 0 ? " " : "") << "-D " << name << "=" << value;
-  return out.str();
+    out += (out.empty() ? "-D " : " -D ") + name + "=" + std::to_string(value);
+  return out;
 }
 
 double global_traffic_bytes(const std::string& kernel, const KernelOptions& options, std::int64_t m,
