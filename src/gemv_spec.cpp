@@ -25,6 +25,12 @@ std::size_t local_bytes(const KernelOptions& o) {
 
 }  // namespace
 
+bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows) {
+  const Sides c = sides(m, n);
+  return c.short_side <= max_rows &&
+         c.long_side >= std::max<std::int64_t>(256, 8 * c.short_side) && k >= 256;
+}
+
 KernelSpec gemv_spec() {
   KernelSpec s;
   s.description = {

@@ -110,24 +110,19 @@ bool better(const Candidate& a, const Candidate& b) {
   return a.distance < b.distance;
 }
 
-// The gemv kernel's regime: the call's M or N at most kGemvRows on a GPU (on the H200, gemv
-// against blocked back to back: 1.5x at 1 x 4096 x 4096 and 1.26x at 8, but 0.82x at 16 and
-// 0.35x at 32 x 4096 x 11008, where blocked's reuse of the short side wins), at most gemv's
-// rows per pass on a CPU (PoCL, 16 x 4096 x 4096: gemv 1.9x blocked); the long side at least
-// 256 and 8 times the short one, and K at least 256, so that streaming them is the work.
-constexpr std::int64_t kGemvRowsOnGpus = 8;
-
+// Whether the call is in gemv's regime (is_gemv_regime) on this device: its M or N at most
+// kGemvRowsOnGpus on a GPU (on the H200, gemv against blocked back to back: 1.5x at
+// 1 x 4096 x 4096 and 1.26x at 8, but 0.82x at 16 and 0.35x at 32 x 4096 x 11008, where
+// blocked's reuse of the short side wins), at most gemv's rows per pass on a CPU (PoCL,
+// 16 x 4096 x 4096: gemv 1.9x blocked).
 bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
   if (!std::any_of(kernel_catalog().begin(), kernel_catalog().end(),
                    [](const KernelDescription& d) { return d.name == "gemv"; }))
     return false;
   const auto block = kernel_block("gemv", derive_options("gemv", device));
   const std::int64_t rows =
-      device.type == DeviceType::CPU ? block[0] : std::min(block[0], kGemvRowsOnGpus);
-  const std::int64_t short_side = std::min(shape.m, shape.n);
-  const std::int64_t long_side = std::max(shape.m, shape.n);
-  return short_side <= rows && long_side >= std::max<std::int64_t>(256, 8 * short_side) &&
-         shape.k >= 256;
+      device.type == DeviceType::CPU ? block[0] : std::min(block[0], detail::kGemvRowsOnGpus);
+  return detail::is_gemv_regime(shape.m, shape.n, shape.k, rows);
 }
 
 // For a kernel that packs its operands into the workspace first (wgmma): why its packs for

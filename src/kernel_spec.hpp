@@ -83,6 +83,12 @@ KernelSpec blocked_spec();
 KernelSpec tensorcore_spec();
 KernelSpec wgmma_spec();
 KernelSpec gemv_spec();
+// The gemv kernel's regime: the short side of C at most `max_rows`, the long side at least 256
+// and 8 times the short one, and K at least 256, so that streaming the long operand is the
+// work. GPUs run gemv for at most kGemvRowsOnGpus rows (kernel_choice.cpp says why); its
+// tuning class "gemv" is this regime on GPUs.
+constexpr std::int64_t kGemvRowsOnGpus = 8;
+bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows);
 
 // Small helpers the builders share.
 inline long opt(const KernelOptions& o, const char* name) { return o.at(name); }

@@ -16,6 +16,7 @@
 #include "clgemm/tuning.hpp"
 #include "kernel_call.hpp"
 #include "kernel_source.hpp"
+#include "kernel_spec.hpp"
 #include "error_boundary.hpp"
 
 namespace clgemm {
@@ -27,8 +28,7 @@ std::string shape_class(const GemmProblem& p) {
   // Many small products fill the device together: tiles that fit one product matter most.
   if (p.batch > 1 && volume <= 64.0 * 64.0 * 64.0) return "batched-tiny";
   if (p.batch > 1 && volume <= 256.0 * 256.0 * 256.0) return "batched-small";
-  // A few rows (or columns) against long other sides: the gemv kernel's regime on GPUs.
-  if (std::min(m, n) <= 8 && std::max(m, n) >= 256 && k >= 256) return "gemv";
+  if (detail::is_gemv_regime(call.m, call.n, call.k, detail::kGemvRowsOnGpus)) return "gemv";
   if (volume <= 256.0 * 256.0 * 256.0) return "tiny";
   if (volume <= 512.0 * 512.0 * 512.0) return "small";
   if (std::min(m, n) <= 64) return "thin";
