@@ -13,12 +13,13 @@
 // operands read from local memory are rounded to TF32 exactly as the tensor-core kernel
 // rounds them, and 3xtf32 adds the two cross products of high and low parts.
 //
-// Batches and split-K share the third grid dimension: group z computes slice z % S of product
-// z / S, with S = ceil(K / k_slice) slices. Slice s takes K's range [s * k_slice, s * k_slice
-// + k_slice) (k_slice a multiple of TILE_K, the last slice shorter) and stores its partial
-// product, without alpha, beta or the epilogue, in slab s of C, c_slice_stride floats after
-// slab s - 1; splitk_reduce.cl sums the slabs. A launch with one slice (k_slice >= K, stride
-// 0) is the plain GEMM.
+// Built with SLICED_K = 1 (split-K), batches and K's slices share the third grid dimension:
+// group z computes slice z % S of product z / S, with S = ceil(K / k_slice) slices. Slice s
+// takes K's range [s * k_slice, s * k_slice + k_slice) (k_slice a multiple of TILE_K, the
+// last slice shorter) and stores its partial product, without alpha, beta or the epilogue,
+// in slab s of C, c_slice_stride floats after slab s - 1; splitk_reduce.cl sums the slabs.
+// Built without it, group z computes product z whole (k_slice and c_slice_stride unused): the
+// slice arithmetic, a division per group, cost 10-15% of mid-size squares on an H200.
 #include "gemm_common.clh"
 #include "tf32.clh"
 
@@ -39,6 +40,9 @@
 #endif
 #ifndef VEC
 #define VEC 4 // floats per global load: 1, 2, 4, 8 or 16
+#endif
+#ifndef SLICED_K
+#define SLICED_K 0 // 1: the host split K; each group computes one slice of a product
 #endif
 #ifndef UNROLL
 #define UNROLL 1 // 1: ask the compiler to unroll the register-block loops fully
@@ -65,21 +69,28 @@
 
 __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
     GEMM_PARAMETERS, const int k_slice, const ulong c_slice_stride) {
+#if SLICED_K
   // The third grid dimension holds the launch's products, each cut into `slices` K slices.
   const int slices = max(1, (K_arg + k_slice - 1) / k_slice);
   const int slice = get_group_id(2) % slices;
   SELECT_PRODUCT(get_group_id(2) / slices);
+  // This slice's part of K: op(A)'s columns and op(B)'s rows from k_begin on, k_count of them.
+  const int k_begin = slice * k_slice;
+  const int k_count = min(K - k_begin, k_slice);
+  A += TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin;
+  B += TRANS_B ? (size_t)k_begin : (size_t)k_begin * ldb;
+  C += slice * c_slice_stride;
+#else
+  SELECT_PRODUCT(get_group_id(2));
+  const int k_count = K;
+#endif
+  A += a_offset;
+  B += b_offset;
   const int tx = get_local_id(0);
   const int ty = get_local_id(1);
   const int tid = ty * WG_N + tx;
   const int col0 = get_group_id(0) * TILE_N;
   const int row0 = get_group_id(1) * TILE_M;
-  // This slice's part of K: op(A)'s columns and op(B)'s rows from k_begin on, k_count of them.
-  const int k_begin = slice * k_slice;
-  const int k_count = min(K - k_begin, k_slice);
-  A += a_offset + (TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin);
-  B += b_offset + (TRANS_B ? (size_t)k_begin : (size_t)k_begin * ldb);
-  C += slice * c_slice_stride;
 
   __local float a_pages[2][TILE_K][TILE_M] __attribute__((aligned(16)));
   __local float b_pages[2][TILE_K][TILE_N] __attribute__((aligned(16)));
@@ -168,11 +179,11 @@ UNROLL_LOOP
       const int col = col0 + (tx + (j / 4) * WG_N) * 4 + j % 4;
       if (col >= N) continue;
       const size_t index = c_offset + (size_t)row * ldc + col;
-      // A slice's partial product goes to its slab as it is; splitk_reduce does the rest.
-      if (slices > 1)
-        C[index] = acc[i][j];
-      else
-        store_c(C, index, row, col, acc[i][j], alpha, beta, epilogue);
+#if SLICED_K
+      C[index] = acc[i][j]; // the partial product as it is; splitk_reduce does the rest
+#else
+      store_c(C, index, row, col, acc[i][j], alpha, beta, epilogue);
+#endif
     }
   }
 }

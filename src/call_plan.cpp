@@ -11,6 +11,15 @@
 
 namespace clgemm {
 
+namespace {
+
+// Each region of the workspace starts at a multiple of 64 floats (256 bytes).
+std::size_t workspace_region(std::size_t floats) {
+  return (floats + 63) / 64 * 64;
+}
+
+}  // namespace
+
 detail::CopyChoice Context::State::choose_copies(const detail::KernelSpec& spec,
                                                  const KernelOptions& options,
                                                  const detail::KernelCall& call) {
@@ -56,8 +65,19 @@ detail::KernelCall Context::State::copied_call(const detail::KernelCall& call,
   return effective;
 }
 
+std::size_t Context::State::copies_floats(const detail::KernelCall& call,
+                                          const detail::CopyChoice& copies,
+                                          const KernelOptions& options) {
+  const long vec = options.count("VEC") ? options.at("VEC") : 1;
+  const auto region = [vec](detail::StoredShape s) {
+    return workspace_region(std::size_t(s.lines) * std::size_t(detail::padded_ld(s.length, vec)));
+  };
+  return (copies.a ? region(detail::stored_a(call)) : 0) +
+         (copies.b ? region(detail::stored_b(call)) : 0);
+}
+
 detail::CallPlan Context::State::plan(const RunSettings& settings, const GemmProblem& problem,
-                                      const detail::KernelCall& call) {
+                                      const detail::KernelCall& call, bool whole) {
   detail::CallPlan plan;
   plan.run = resolve_auto(settings, problem, plan.reason);
   const detail::KernelSpec& spec = detail::find_spec(plan.run.kernel);
@@ -86,7 +106,35 @@ detail::CallPlan Context::State::plan(const RunSettings& settings, const GemmPro
   detail::check_index_range(spec, options, call);
   // A forced split whose workspace does not fit fails here, before any buffer is looked at.
   if (spec.slices_k) plan_split(spec, options, call, 0);  // prepare() plans it again, for real
+  if (whole && settings.kernel == "auto") plan_edges(plan, settings, problem, call);
   return plan;
+}
+
+void Context::State::plan_edges(detail::CallPlan& plan, const RunSettings& settings,
+                                const GemmProblem& problem, const detail::KernelCall& call) {
+  if (call.batched() || plan.run.precision != Precision::FP32) return;
+  const KernelOptions options = options_for(plan.run.kernel, selected.limits, plan.run.overrides);
+  const auto split =
+      detail::split_edges(plan.run.kernel, options, call.m, call.n, call.k, selected.limits);
+  if (!split) return;
+  plan.whole_tiles = split->whole_tiles;
+  plan.reason += "; " + split->reason + ":";
+  for (const detail::Region& region : split->edges) {
+    // The strip as a problem of its own, for auto's choice (which looks at its shape alone).
+    GemmProblem strip = problem;
+    (call.column_major ? strip.n : strip.m) = region.rows;
+    (call.column_major ? strip.m : strip.n) = region.cols;
+    detail::EdgePlan edge{region,
+                          this->plan(settings, strip, detail::sub_call(call, region), false)};
+    const bool rows = region.col0 == 0;  // a strip of the call's last rows, else of its columns
+    const std::int64_t count = rows ? region.rows : region.cols;
+    const std::string what = rows != call.column_major ? "row" : "column";
+    plan.reason += " the last " + std::to_string(count) + " " + what + (count > 1 ? "s" : "") +
+                   " of C (" + std::to_string(strip.m) + "x" + std::to_string(strip.n) + "x" +
+                   std::to_string(strip.k) + ") by " + edge.plan.run.kernel +
+                   (&region == &split->edges.back() ? "" : ",");
+    plan.edges.push_back(std::move(edge));
+  }
 }
 
 detail::SplitPlan Context::State::plan_split(const detail::KernelSpec& spec,
@@ -156,6 +204,17 @@ detail::SplitPlan Context::State::plan_split(const detail::KernelSpec& spec,
 
 detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
                                              const detail::KernelCall& call) {
+  if (!plan.whole_tiles) return prepare_launches(plan, call);
+  detail::PreparedCall out = prepare_launches(plan, detail::sub_call(call, *plan.whole_tiles));
+  out.whole_tiles = plan.whole_tiles;
+  for (const detail::EdgePlan& edge : plan.edges)
+    out.edges.push_back(
+        {edge.region, prepare_launches(edge.plan, detail::sub_call(call, edge.region))});
+  return out;
+}
+
+detail::PreparedCall Context::State::prepare_launches(const detail::CallPlan& plan,
+                                                      const detail::KernelCall& call) {
   detail::PreparedCall out;
   out.reason = plan.reason;
   out.column_major = call.column_major;
@@ -165,13 +224,15 @@ detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
   if (call.column_major) as_asked.bias = detail::transposed_bias(as_asked.bias);
   out.epilogue = describe_epilogue(as_asked);
   if (plan.kind == detail::CallKind::ScaleC) {
-    out.main = prepare_helper("scale_c", detail::epilogue_build_options(call.epilogue));
+    out.main = prepare_helper("scale_c", detail::batch_build_options(call) +
+                                             detail::epilogue_build_options(call.epilogue));
     out.main.precision = plan.run.precision;
     out.main.precision_path = "no products (C = beta * C)";
     return out;
   }
   detail::CopyChoice copies;
-  out.main = prepare(plan.run, &call, &copies);
+  detail::SplitPlan split;  // planned with the build: a sliced launch is a program of its own
+  out.main = prepare(plan.run, &call, &copies, &split);
   const detail::KernelSpec& spec = *out.main.spec;
   detail::check_index_range(spec, out.main.options, call);  // re-derived
   const auto note = [&out](const std::string& text) {
@@ -182,7 +243,7 @@ detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
   std::size_t floats = 0;
   const auto reserve = [&floats](std::size_t size) {
     const std::size_t at = floats;
-    floats = (at + size + 63) / 64 * 64;
+    floats = at + workspace_region(size);
     return at;
   };
   const long vec = out.main.options.count("VEC") ? out.main.options.at("VEC") : 1;
@@ -200,7 +261,7 @@ detail::PreparedCall Context::State::prepare(const detail::CallPlan& plan,
   }
   if (out.copy_a || out.copy_b) out.copy = prepare_helper("copy_padded");
   if (spec.packs_operands) plan_packing(out, plan.run.precision, call, reserve);
-  const detail::SplitPlan split = plan_split(spec, out.main.options, call, floats * sizeof(float));
+  // The split was planned after the copies (copies_floats); kernels that pack do not slice K.
   note(split.reason);
   if (split.slices.slices > 1) {
     out.slices = split.slices;

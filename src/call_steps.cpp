@@ -106,6 +106,19 @@ cl::Event enqueue_reduce(const cl::CommandQueue& queue, const detail::PreparedCa
 
 void Context::State::enqueue(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
                              const detail::KernelCall& call, const Wait& wait, cl::Event* event) {
+  if (!prepared.whole_tiles) return enqueue_launches(queue, prepared, call, wait, event);
+  // The parts write disjoint blocks of C; each waits for the one before.
+  cl::Event last;
+  enqueue_launches(queue, prepared, detail::sub_call(call, *prepared.whole_tiles), wait, &last);
+  for (const detail::PreparedEdge& edge : prepared.edges)
+    enqueue_launches(queue, edge.prepared, detail::sub_call(call, edge.region), {last}, &last);
+  if (event) *event = last;
+}
+
+void Context::State::enqueue_launches(const cl::CommandQueue& queue,
+                                      const detail::PreparedCall& prepared,
+                                      const detail::KernelCall& call, const Wait& wait,
+                                      cl::Event* event) {
   cl::Event last;
   if (!prepared.main.spec) {
     last = enqueue_scale_c(queue, prepared.main, call, wait);

@@ -153,7 +153,8 @@ void Context::State::check_precision(const detail::KernelSpec& spec, Precision p
 
 detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
                                                const detail::KernelCall* call,
-                                               detail::CopyChoice* copies) {
+                                               detail::CopyChoice* copies,
+                                               detail::SplitPlan* split) {
   detail::PreparedKernel prepared;
   prepared.name = settings.kernel;
   prepared.spec = &detail::find_spec(settings.kernel);
@@ -179,8 +180,14 @@ detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
       effective = copied_call(*call, *copies, prepared.options);
       reads = &effective;
     }
-    prepared.build_options =
-        detail::call_build_options(*prepared.spec, prepared.options, reads, settings.precision);
+    bool sliced = false;
+    if (call && copies && split && prepared.spec->slices_k) {
+      *split = plan_split(*prepared.spec, prepared.options, *call,
+                          copies_floats(*call, *copies, prepared.options) * sizeof(float));
+      sliced = split->slices.slices > 1;
+    }
+    prepared.build_options = detail::call_build_options(*prepared.spec, prepared.options, reads,
+                                                        settings.precision, sliced);
     prepared.built = programs.get(settings.kernel, prepared.spec->entry_point, source.text,
                                   source.hash, prepared.build_options, prepared.cached,
                                   prepared.spec->ptx_rewrite);
@@ -231,6 +238,13 @@ GemmRecord describe(const detail::PreparedCall& prepared) {
   record.epilogue = prepared.epilogue;
   for (const auto* helper : {&prepared.copy, &prepared.reduce, &prepared.pack_a, &prepared.pack_b})
     if (helper->built && !helper->cached) record.build_seconds += helper->built->build_seconds;
+  // Edge-aware tiling: the record is the whole tiles' launch, with the strips' launches,
+  // builds and workspace (they use it one after another) counted in.
+  for (const detail::PreparedEdge& edge : prepared.edges) {
+    const GemmRecord part = describe(edge.prepared);
+    record.build_seconds += part.build_seconds;
+    record.workspace_bytes = std::max(record.workspace_bytes, part.workspace_bytes);
+  }
   return record;
 }
 

@@ -17,6 +17,7 @@
 #include "clgemm/gemm.hpp"
 #include "clgemm/tuning.hpp"
 #include "device_selection.hpp"
+#include "edge_split.hpp"
 #include "kernel_call.hpp"
 #include "kernel_source.hpp"
 #include "kernel_spec.hpp"
@@ -37,10 +38,21 @@ namespace detail {
 // by beta (kernels/scale_c.cl) without reading A or B; everything else runs a GEMM kernel.
 enum class CallKind { Nothing, ScaleC, Gemm };
 
+struct EdgePlan;
+
 struct CallPlan {
   CallKind kind = CallKind::Gemm;
   RunSettings run;     // the caller's settings with `auto` resolved
   std::string reason;  // why this runs, for GemmTiming::kernel_choice
+  // Edge-aware tiling (edge_split.hpp): `run` computes only this region of C, and each of
+  // `edges` computes a strip of the rest.
+  std::optional<Region> whole_tiles;
+  std::vector<EdgePlan> edges;
+};
+
+struct EdgePlan {
+  Region region;
+  CallPlan plan;
 };
 
 // A GEMM's split of K and why (see split_k.hpp): 1 slice is a single GEMM launch.
@@ -65,7 +77,12 @@ struct PreparedKernel {
 // workspace (copy_a, copy_b), the GEMM (`main`) and, for split-K, the reduction of its partial
 // products; or scale_c alone (`main`). Offsets and leading dimensions in the workspace are in
 // floats, each region starting at a multiple of 64 floats (256 bytes).
+struct PreparedEdge;
+
 struct PreparedCall {
+  // Edge-aware tiling: these launches compute this region of C, and `edges` the rest.
+  std::optional<Region> whole_tiles;
+  std::vector<PreparedEdge> edges;
   PreparedKernel main;
   PreparedKernel copy;    // copy_padded, when an operand is copied
   PreparedKernel reduce;  // splitk_reduce, when K is split
@@ -89,9 +106,21 @@ struct PreparedCall {
     const auto product_launches =
         std::size_t((batch + detail::kProductsPerLaunch - 1) / detail::kProductsPerLaunch);
     return std::size_t(copy_a) + std::size_t(copy_b) + (packed ? 3 : 1) * product_launches +
-           (slices.slices > 1 ? 1 : 0);
+           (slices.slices > 1 ? 1 : 0) + edge_launches();
   }
+  std::size_t edge_launches() const;  // after PreparedEdge
 };
+
+struct PreparedEdge {
+  Region region;
+  PreparedCall prepared;
+};
+
+inline std::size_t PreparedCall::edge_launches() const {
+  std::size_t count = 0;
+  for (const auto& edge : edges) count += edge.prepared.launches();
+  return count;
+}
 
 }  // namespace detail
 
@@ -145,16 +174,24 @@ struct Context::State {
   // Throws Error(UnsupportedPrecision) when the kernel does not compute `precision`, or needs
   // tensor cores (or wgmma) this device lacks.
   void check_precision(const detail::KernelSpec& spec, Precision precision);
-  // Builds the kernel for `call` (the general case without one); `effective`, when given,
-  // receives the call as the kernel reads it: operands that are copied first point at their
-  // aligned copies (buffers still null), and the copy decision is stored in `copies`.
+  // Builds the kernel for `call` (the general case without one). With `copies`, it decides
+  // which operands are read from aligned copies (choose_copies) and builds for the call as the
+  // kernel then reads them; with `split` too, for a kernel that slices K, it plans the split
+  // (plan_split, after the copies' workspace) and builds the sliced or the unsliced kernel.
   detail::PreparedKernel prepare(const RunSettings& settings, const detail::KernelCall* call,
-                                 detail::CopyChoice* copies = nullptr);
+                                 detail::CopyChoice* copies = nullptr,
+                                 detail::SplitPlan* split = nullptr);
   // Checks the caller's kernel, parameters and precision (each an error when invalid, even
   // for a call with nothing to compute) and decides what the call runs; a GEMM's sizes are
   // checked against the kernel's index range (check_index_range).
+  // With `auto`, it may also split off C's thin edges (plan_edges); a part itself is planned
+  // with `whole = false`.
   detail::CallPlan plan(const RunSettings& settings, const GemmProblem& problem,
-                        const detail::KernelCall& call);
+                        const detail::KernelCall& call, bool whole = true);
+  // Edge-aware tiling for an FP32 GEMM of one product (split_edges): the strips' plans, each
+  // with `auto`'s choice for its own shape, and the reason, added to `plan`.
+  void plan_edges(detail::CallPlan& plan, const RunSettings& settings, const GemmProblem& problem,
+                  const detail::KernelCall& call);
   // Which operands of `call` are read from aligned copies (ALIGN_COPY, choose_copies in
   // aligned_copy.hpp), none when the copies would not fit the workspace (Error
   // AllocationTooLarge under ALIGN_COPY = 2); and the call as the kernel then reads it.
@@ -162,6 +199,10 @@ struct Context::State {
                                    const detail::KernelCall& call);
   detail::KernelCall copied_call(const detail::KernelCall& call, const detail::CopyChoice& copies,
                                  const KernelOptions& options) const;
+  // The workspace floats the copies take: [copy of A][copy of B], each region rounded up to a
+  // multiple of 64 floats (256 bytes), as prepare() lays them out.
+  static std::size_t copies_floats(const detail::KernelCall& call, const detail::CopyChoice& copies,
+                                   const KernelOptions& options);
   // The split of K for the GEMM `call` with these (resolved) options: SPLIT_K if given, else
   // choose_split(). Error(AllocationTooLarge) when a forced split's partial products do not
   // fit workspace_limit() less `workspace_used`; an automatic split is reduced to fit.
@@ -170,6 +211,9 @@ struct Context::State {
   // Builds or finds what `plan` launches (not for CallKind::Nothing), for the call whose
   // operands' base alignments are filled in.
   detail::PreparedCall prepare(const detail::CallPlan& plan, const detail::KernelCall& call);
+  // prepare() for one part: the launches of `plan` alone, its edges left out.
+  detail::PreparedCall prepare_launches(const detail::CallPlan& plan,
+                                        const detail::KernelCall& call);
   // For a kernel that reads packed operands (KernelSpec::packs_operands): their layouts, their
   // room in the workspace (`reserve` returns a region's offset in floats) and the two packs;
   // Error(AllocationTooLarge) when every product's packed A and B exceed workspace_limit().
@@ -185,6 +229,10 @@ struct Context::State {
   void enqueue(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
                const detail::KernelCall& call, const std::vector<cl::Event>& wait,
                cl::Event* event);
+  // enqueue() for one part: the launches of `prepared` alone, its edges left out.
+  void enqueue_launches(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
+                        const detail::KernelCall& call, const std::vector<cl::Event>& wait,
+                        cl::Event* event);
   detail::Workspace workspace;  // guarded by its own lock
 };
 

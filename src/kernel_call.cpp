@@ -70,7 +70,7 @@ KernelOptions compiled_options(const KernelSpec& spec, const KernelOptions& opti
 }
 
 std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
-                               const KernelCall* call, Precision precision) {
+                               const KernelCall* call, Precision precision, bool sliced_k) {
   std::string out = format_build_options(compiled_options(spec, options));
   const bool reads_as_stored = call && !spec.packs_operands;
   out += std::string(" -D TRANS_A=") + (reads_as_stored && call->a.transposed ? "1" : "0");
@@ -82,8 +82,13 @@ std::string call_build_options(const KernelSpec& spec, const KernelOptions& opti
   }
   if (spec.description.precisions.size() > 1 || spec.description.precisions[0] != Precision::FP32)
     out += " -D PRECISION=" + std::to_string(int(precision));
-  if (call) out += epilogue_build_options(call->epilogue);
+  if (spec.slices_k && sliced_k) out += " -D SLICED_K=1";
+  if (call) out += batch_build_options(*call) + epilogue_build_options(call->epilogue);
   return out;
+}
+
+std::string batch_build_options(const KernelCall& call) {
+  return call.has_table() ? " -D PRODUCT_TABLE=1" : "";
 }
 
 std::string epilogue_build_options(const Epilogue& epilogue) {

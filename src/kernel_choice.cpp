@@ -8,12 +8,12 @@
 
 #include "clgemm/errors.hpp"
 #include "clgemm/tuning.hpp"
+#include "device_fill.hpp"
 #include "error_boundary.hpp"
 #include "kernel_call.hpp"
 #include "kernel_spec.hpp"
 #include "operand_packing.hpp"
 #include "workspace.hpp"
-#include "split_k.hpp"
 
 namespace clgemm {
 namespace {
@@ -28,34 +28,9 @@ Shape call_shape(const GemmProblem& problem) {
   return {call.m, call.n, call.k, std::max<std::int64_t>(1, call.batch)};
 }
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
-
-// The fraction of the device a launch of `kernel` keeps busy on `shape`: the share of its
-// tiles' area inside C, times the share of the compute units its last wave of work-groups
-// occupies (a wave being one work-group per compute unit), with the work-groups of every K
-// slice where the kernel splits K (blocked's SPLIT_K, automatic by default: choose_split), or
-// of every product of a batch (whose products are not split).
-// Counting several resident groups per unit would call a launch of two groups per unit half
-// idle, which it is not: what each group gets from its unit is in the entry's measured speed.
 double device_fill(const std::string& kernel, const KernelOptions& options, const Shape& shape,
                    const DeviceLimits& device) {
-  const auto block = kernel_block(kernel, options);
-  const std::int64_t rows = ceil_div(shape.m, block[0]), columns = ceil_div(shape.n, block[1]);
-  const double tile_fill =
-      double(shape.m) * double(shape.n) / (double(rows * block[0]) * double(columns * block[1]));
-  long slices = 1;
-  if (detail::find_spec(kernel).slices_k && shape.batch == 1) {
-    const auto split = options.find("SPLIT_K");
-    slices = split != options.end() && split->second > 0
-                 ? split->second
-                 : detail::choose_split(shape.m, shape.n, shape.k, block, device.compute_units);
-  }
-  const double units = double(std::max<std::size_t>(1, device.compute_units));
-  const double groups = double(rows) * double(columns) * double(slices) * double(shape.batch);
-  const double waves = std::ceil(groups / units);
-  return tile_fill * groups / (waves * units);
+  return detail::device_fill(kernel, options, shape.m, shape.n, shape.k, shape.batch, device);
 }
 
 // The problem an entry was measured on: its own m, n, k, else its class's representative.

@@ -1,0 +1,141 @@
+// Edge-aware tiling: where auto's tiles would leave a nearly empty last row and column of
+// work-groups, the whole tiles and the thin strips past them run as separate launches. Each
+// case is checked against the double host reference, with every element outside C's result
+// unchanged, on shapes built from the derived tiles of this device so that the split happens.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "test_support.hpp"
+
+namespace clgemm::testing {
+namespace {
+
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// The derived blocked tiles, as auto uses them on a device without tuned entries (PoCL).
+std::int64_t tile(const char* name) {
+  return derive_options("blocked", shared_context().device()).at(name);
+}
+
+// A problem one row and one column past whole tiles, 16 x 8 of them, K = 1024 (at least
+// 2^30 multiply-adds, where edges are split), with padded leading dimensions and offsets.
+GemmProblem edge_problem(Layout layout, Transpose ta, Transpose tb) {
+  GemmProblem p;
+  p.layout = layout, p.trans_a = ta, p.trans_b = tb;
+  const std::int64_t rows = 16 * tile("TILE_M") + 1, columns = 8 * tile("TILE_N") + 1;
+  // The row-major call's rows are a column-major problem's columns.
+  p.m = layout == Layout::RowMajor ? rows : columns;
+  p.n = layout == Layout::RowMajor ? columns : rows;
+  p.k = 1024;
+  p.alpha = 1.5f, p.beta = -0.75f;
+  p.lda = p.min_lda() + 3, p.ldb = p.min_ldb() + 5, p.ldc = p.min_ldc() + 2;
+  p.a_offset = 7, p.b_offset = 3, p.c_offset = 5;
+  return p;
+}
+
+struct Outcome {
+  GemmRecord record;
+  Verification check;
+};
+
+Outcome run(const GemmProblem& problem, const std::string& kernel = "auto",
+            const float* c_fill = nullptr) {
+  const auto a = random_matrix(problem.a_elements(), 41);
+  const auto b = random_matrix(problem.b_elements(), 42);
+  auto c_before = random_matrix(problem.c_elements(), 43);
+  if (c_fill)
+    for (std::int64_t i = 0; i < problem.m; ++i)
+      for (std::int64_t j = 0; j < problem.n; ++j) c_before[problem.c_index(i, j)] = *c_fill;
+  auto c = c_before;
+  RunSettings settings;
+  settings.kernel = kernel;
+  Outcome out;
+  out.record = shared_context().sgemm(problem, a.data(), b.data(), c.data(), settings);
+  out.check = verify_gemm(problem, a.data(), b.data(), c_before.data(), c.data());
+  return out;
+}
+
+bool split(const GemmRecord& record) {
+  return record.kernel_choice.find("edge-aware tiling") != std::string::npos;
+}
+
+TEST(EdgeSplit, EveryLayoutAndTranspose) {
+  for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor})
+    for (Transpose ta : {Transpose::NoTrans, Transpose::Trans})
+      for (Transpose tb : {Transpose::NoTrans, Transpose::Trans}) {
+        const GemmProblem p = edge_problem(layout, ta, tb);
+        SCOPED_TRACE(std::string(layout == Layout::RowMajor ? "row" : "column") + "-major " +
+                     (ta == Transpose::Trans ? "T" : "N") + (tb == Transpose::Trans ? "T" : "N"));
+        const Outcome out = run(p);
+        EXPECT_TRUE(out.check.passed) << out.check.first_failure;
+        ASSERT_TRUE(split(out.record)) << out.record.kernel_choice;
+        // The last row and the last column, each a strip of its own.
+        EXPECT_NE(out.record.kernel_choice.find("the last 1 row of C"), std::string::npos)
+            << out.record.kernel_choice;
+        EXPECT_NE(out.record.kernel_choice.find("the last 1 column of C"), std::string::npos)
+            << out.record.kernel_choice;
+        EXPECT_GE(out.record.launches, 3u);
+      }
+}
+
+TEST(EdgeSplit, EpilogueBiasFollowsEachStrip) {
+  // A row-major problem's per-row bias is the kernels' per-row one, a column-major
+  // problem's their per-column one: the strips move each by their first row or column.
+  for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor}) {
+    const Bias bias = Bias::PerRow;
+    GemmProblem p = edge_problem(layout, Transpose::NoTrans, Transpose::Trans);
+    const auto vector = random_matrix(std::size_t(std::max(p.m, p.n) + 9), 44);
+    p.epilogue.bias = bias;
+    p.epilogue.bias_data = vector.data();
+    p.epilogue.bias_offset = 9;
+    p.epilogue.activation = Activation::GELU;
+    SCOPED_TRACE(std::string(layout == Layout::RowMajor ? "row" : "column") + "-major");
+    const Outcome out = run(p);
+    EXPECT_TRUE(split(out.record)) << out.record.kernel_choice;
+    EXPECT_TRUE(out.check.passed) << out.check.first_failure;
+  }
+}
+
+TEST(EdgeSplit, BetaZeroNeverReadsC) {
+  GemmProblem p = edge_problem(Layout::RowMajor, Transpose::Trans, Transpose::NoTrans);
+  p.beta = 0.0f;
+  const Outcome out = run(p, "auto", &kNaN);
+  EXPECT_TRUE(split(out.record)) << out.record.kernel_choice;
+  EXPECT_TRUE(out.check.passed) << out.check.first_failure;
+}
+
+TEST(EdgeSplit, OnlyWhereItPays) {
+  // A kernel the caller names runs as asked, in one launch.
+  const GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
+  const Outcome named = run(p, "blocked");
+  EXPECT_TRUE(named.check.passed) << named.check.first_failure;
+  EXPECT_FALSE(split(named.record)) << named.record.kernel_choice;
+  // A row and column of tiles that are full enough, and a problem too small to pay for the
+  // strips' launches, are not split.
+  GemmProblem full = p;
+  full.m = 16 * tile("TILE_M") - 1, full.n = 8 * tile("TILE_N") - 1;
+  full.lda = full.min_lda(), full.ldb = full.min_ldb(), full.ldc = full.min_ldc();
+  const Outcome whole = run(full);
+  EXPECT_TRUE(whole.check.passed) << whole.check.first_failure;
+  EXPECT_FALSE(split(whole.record)) << whole.record.kernel_choice;
+  GemmProblem small = p;
+  small.k = 16;
+  const Outcome out = run(small);
+  EXPECT_TRUE(out.check.passed) << out.check.first_failure;
+  EXPECT_FALSE(split(out.record)) << out.record.kernel_choice;
+}
+
+TEST(EdgeSplit, BatchesAreNotSplit) {
+  GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
+  p.batch = 2;
+  p.stride_a = std::int64_t(p.a_elements());
+  p.stride_b = std::int64_t(p.b_elements());
+  p.stride_c = std::int64_t(p.c_elements());
+  const Outcome out = run(p);
+  EXPECT_TRUE(out.check.passed) << out.check.first_failure;
+  EXPECT_FALSE(split(out.record)) << out.record.kernel_choice;
+}
+
+}  // namespace
+}  // namespace clgemm::testing
