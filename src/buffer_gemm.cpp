@@ -158,9 +158,9 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
         call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());
         call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
       }
-      const detail::PreparedCall prepared = state_->prepare(plan, call);
-      record = describe(prepared);
-      state_->enqueue(caller_queue, prepared, call, wait, &done);
+      const auto prepared = state_->prepared_call(plan, call);
+      record = prepared->record;
+      state_->enqueue(caller_queue, prepared->call, call, wait, &done);
     }
     if (event) {
       clRetainEvent(done());  // the caller now owns one reference

@@ -106,14 +106,14 @@ detail::CallPlan Context::State::plan(const RunSettings& settings, const GemmPro
   detail::check_index_range(spec, options, call);
   // A forced split whose workspace does not fit fails here, before any buffer is looked at.
   if (spec.slices_k) plan_split(spec, options, call, 0);  // prepare() plans it again, for real
-  if (whole && settings.kernel == "auto") plan_edges(plan, settings, problem, call);
+  if (whole && settings.kernel == "auto") plan_edges(plan, options, settings, problem, call);
   return plan;
 }
 
-void Context::State::plan_edges(detail::CallPlan& plan, const RunSettings& settings,
-                                const GemmProblem& problem, const detail::KernelCall& call) {
+void Context::State::plan_edges(detail::CallPlan& plan, const KernelOptions& options,
+                                const RunSettings& settings, const GemmProblem& problem,
+                                const detail::KernelCall& call) {
   if (call.batched() || plan.run.precision != Precision::FP32) return;
-  const KernelOptions options = options_for(plan.run.kernel, selected.limits, plan.run.overrides);
   const auto split =
       detail::split_edges(plan.run.kernel, options, call.m, call.n, call.k, selected.limits);
   if (!split) return;
@@ -156,10 +156,10 @@ detail::SplitPlan Context::State::plan_split(const detail::KernelSpec& spec,
       forced > 0 ? forced
                  : detail::choose_split(call.m, call.n, call.k, block, selected.limits.compute_units);
   detail::KSlices slices = detail::slice_k(call.k, requested, block[2]);
-  const std::string forced_text = "SPLIT_K = " + std::to_string(forced);
+  const auto forced_text = [forced] { return "SPLIT_K = " + std::to_string(forced); };
   if (slices.slices <= 1) {
     if (forced > 1)
-      out.reason = forced_text + ": K = " + std::to_string(call.k) +
+      out.reason = forced_text() + ": K = " + std::to_string(call.k) +
                    " is a single slice of whole TILE_K steps, so it is not split";
     return out;
   }
@@ -169,31 +169,32 @@ detail::SplitPlan Context::State::plan_split(const detail::KernelSpec& spec,
   const std::size_t available = limit > workspace_used ? limit - workspace_used : 0;
   const auto bytes = detail::float_bytes(std::uint64_t(slices.slices), std::uint64_t(call.m),
                                          std::uint64_t(partial_ld));
-  const std::string limit_text =
-      "the workspace limit of " + std::to_string(available) +
+  const auto limit_text = [&] {
+    return "the workspace limit of " + std::to_string(available) +
       " bytes (a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
       std::to_string(selected.limits.max_allocation_bytes) + " of device '" +
       selected.limits.name + "'" + (workspace_used ? ", less the aligned copies" : "") + ")";
+  };
   if (!bytes || *bytes > available) {
     const std::string need = std::to_string(slices.slices) + " partial products of " +
                              std::to_string(call.m) + " x " + std::to_string(call.n) + " need " +
                              (bytes ? std::to_string(*bytes) + " bytes" : "more bytes than a size_t holds");
     if (forced > 0)
       throw Error(ErrorCode::AllocationTooLarge,
-                  forced_text + ": " + need + " of workspace, above " + limit_text +
+                  forced_text() + ": " + need + " of workspace, above " + limit_text() +
                       "; ask for fewer slices");
     const auto per_slice = detail::float_bytes(std::uint64_t(call.m), std::uint64_t(partial_ld));
     const long fit = per_slice && *per_slice ? long(std::min<std::size_t>(available / *per_slice, 65536)) : 0;
     slices = detail::slice_k(call.k, fit, block[2]);
     if (slices.slices <= 1) {
       out.slices = {};
-      out.reason = "split-K not used: " + need + ", above " + limit_text;
+      out.reason = "split-K not used: " + need + ", above " + limit_text();
       return out;
     }
   }
   out.slices = slices;
   const std::int64_t groups = ((call.m + block[0] - 1) / block[0]) * ((call.n + block[1] - 1) / block[1]);
-  out.reason = (forced > 0 ? forced_text + ": split-K" : std::string("split-K")) + " into " +
+  out.reason = (forced > 0 ? forced_text() + ": split-K" : std::string("split-K")) + " into " +
                std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
                " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +
                " on C: " + std::to_string(groups) + ", for " +

@@ -152,6 +152,13 @@ struct Context::State {
     KernelOptions options;
   };
   std::unordered_multimap<std::size_t, ResolvedOptions> resolved_options;  // by their hash
+  // What prepare() made of a plan and call, with its record (prepared_call). Cleared like
+  // `choices`.
+  struct PreparedEntry {
+    detail::PreparedCall call;
+    GemmRecord record;  // describe(call)
+  };
+  std::unordered_map<std::string, std::shared_ptr<const PreparedEntry>> prepared_calls;
 
   State(detail::SelectedDevice device, cl::Context opencl_context);
 
@@ -188,10 +195,11 @@ struct Context::State {
   // with `whole = false`.
   detail::CallPlan plan(const RunSettings& settings, const GemmProblem& problem,
                         const detail::KernelCall& call, bool whole = true);
-  // Edge-aware tiling for an FP32 GEMM of one product (split_edges): the strips' plans, each
+  // Edge-aware tiling for an FP32 GEMM of one product (split_edges, for the plan's kernel with
+  // these resolved options): the strips' plans, each
   // with `auto`'s choice for its own shape, and the reason, added to `plan`.
-  void plan_edges(detail::CallPlan& plan, const RunSettings& settings, const GemmProblem& problem,
-                  const detail::KernelCall& call);
+  void plan_edges(detail::CallPlan& plan, const KernelOptions& options, const RunSettings& settings,
+                  const GemmProblem& problem, const detail::KernelCall& call);
   // Which operands of `call` are read from aligned copies (ALIGN_COPY, choose_copies in
   // aligned_copy.hpp), none when the copies would not fit the workspace (Error
   // AllocationTooLarge under ALIGN_COPY = 2); and the call as the kernel then reads it.
@@ -211,6 +219,11 @@ struct Context::State {
   // Builds or finds what `plan` launches (not for CallKind::Nothing), for the call whose
   // operands' base alignments are filled in.
   detail::PreparedCall prepare(const detail::CallPlan& plan, const detail::KernelCall& call);
+  // prepare() and describe() once per plan and call, buffers and scalars aside (the key holds
+  // every other field either reads); later calls get the same launches, their programs
+  // reported as found in memory.
+  std::shared_ptr<const PreparedEntry> prepared_call(const detail::CallPlan& plan,
+                                                     const detail::KernelCall& call);
   // prepare() for one part: the launches of `plan` alone, its edges left out.
   detail::PreparedCall prepare_launches(const detail::CallPlan& plan,
                                         const detail::KernelCall& call);

@@ -157,8 +157,8 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
   const std::size_t device_alignment = limits.base_address_align_bits / 8;
   call.a.base_alignment = in_place ? detail::pointer_alignment(first.data) : device_alignment;
   call.b.base_alignment = in_place ? detail::pointer_alignment(second.data) : device_alignment;
-  const detail::PreparedCall prepared = state_->prepare(plan, call);
-  const GemmRecord record = describe(prepared);
+  const auto prepared = state_->prepared_call(plan, call);
+  const GemmRecord& record = prepared->record;
 
   cl::CommandQueue queue = state_->acquire_queue();
   const std::size_t total_bytes = (plan.kind == detail::CallKind::Gemm ? a_span.bytes() + b_span.bytes() : 0) + c_span.bytes();
@@ -191,7 +191,7 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
     call.c.buffer = c_buf();
     call.products = table_buf();
     call.epilogue.bias_buffer = bias_buf();
-    state_->enqueue(queue, prepared, call, {}, nullptr);
+    state_->enqueue(queue, prepared->call, call, {}, nullptr);
 
     // Download into a staging copy first, so C changes only once everything has succeeded,
     // and then only its m x n elements: the padding between lines stays the caller's.

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 #include "test_support.hpp"
 
@@ -450,9 +451,19 @@ TEST(Tuning, EntriesFallBackThroughTheDeviceLevels) {
 TEST_F(TuningFiles, AutoFollowsTheUserFile) {
   const auto& device = shared_context().device();
   TuningDatabase db;
-  TunedEntry good = entry(device.name, "small", 8);
-  good.platform = device.platform_name;
-  db.put(good);
+  // The user's entries replace the shipped ones of the same device, platform, class and
+  // precision; a device with shipped entries (the H200 has one for every class) gets the
+  // good entry in each of its single-product FP32 classes but medium.
+  std::set<std::string> classes = {"small"};
+  for (const auto& e : TuningDatabase::load_default().entries())
+    if (e.device == device.name && e.precision == Precision::FP32 && e.batch <= 1)
+      classes.insert(e.shape_class);
+  classes.erase("medium");
+  for (const auto& shape_class : classes) {
+    TunedEntry good = entry(device.name, shape_class, 8);
+    good.platform = device.platform_name;
+    db.put(good);
+  }
   TunedEntry invalid = entry(device.name, "medium", 3000);  // 3000^2 work-items: impossible
   invalid.platform = device.platform_name;
   db.put(invalid);
