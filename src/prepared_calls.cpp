@@ -12,7 +12,9 @@ namespace {
 class KeyWriter {
  public:
   KeyWriter() { out_.reserve(1024); }
-  void number(std::int64_t value) { out_.append(reinterpret_cast<const char*>(&value), sizeof value); }
+  void number(std::int64_t value) {
+    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
   void text(const std::string& value) {
     number(std::int64_t(value.size()));
     out_ += value;
@@ -24,7 +26,8 @@ class KeyWriter {
   }
   void region(const std::optional<detail::Region>& r) {
     number(r.has_value());
-    if (r) for (std::int64_t v : {r->row0, r->rows, r->col0, r->cols}) number(v);
+    if (r)
+      for (std::int64_t v : {r->row0, r->rows, r->col0, r->cols}) number(v);
   }
   void plan(const detail::CallPlan& p) {
     number(int(p.kind));
