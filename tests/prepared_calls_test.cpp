@@ -31,9 +31,11 @@ Outcome run(const GemmProblem& problem, const KernelOptions& overrides = {}) {
 TEST(PreparedCalls, RepeatsReuseAndDifferencesDoNot) {
   const KernelOptions copy_unaligned = {{"ALIGN_COPY", 2}};
   GemmProblem aligned = GemmProblem::packed(96, 80, 72);
-  // (Whether the packed problem's A is copied depends on where the host allocated it.)
+  // (Whether the packed problem's A is copied depends on where its array lies.) An odd lda
+  // leaves A's rows unaligned wherever it lies (an offset would not: the host-array path
+  // uploads A from its first element on a device that does not map host memory).
   GemmProblem unaligned = aligned;
-  unaligned.a_offset = 1;  // A's rows no longer start VEC-aligned: copied first
+  unaligned.lda = aligned.min_lda() + 1;  // copied first
   GemmProblem transposed = aligned;
   transposed.trans_b = Transpose::Trans;
   transposed.ldb = transposed.min_ldb();
