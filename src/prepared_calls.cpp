@@ -49,6 +49,12 @@ class KeyWriter {
     for (std::int64_t v : {std::int64_t(e.bias), std::int64_t(e.activation),
                            std::int64_t(e.bias_offset), e.bias_stride})
       number(v);
+    // The clamp's bounds are the kernel's arguments, but the record describes them.
+    for (float bound : {e.clamp_low, e.clamp_high}) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &bound, sizeof bits);
+      number(bits);
+    }
   }
   std::string take() { return std::move(out_); }
 

@@ -63,6 +63,15 @@ TEST(PreparedCalls, RepeatsReuseAndDifferencesDoNot) {
   const Outcome fused = run(with_epilogue, copy_unaligned);
   EXPECT_TRUE(fused.check.passed) << fused.check.first_failure;
   EXPECT_EQ(fused.record.epilogue, "per-column bias, relu");
+  // The record names the clamp's bounds of each call.
+  GemmProblem clamped = aligned;
+  clamped.epilogue.activation = Activation::Clamp;
+  clamped.epilogue.clamp_low = -0.5f, clamped.epilogue.clamp_high = 0.25f;
+  EXPECT_EQ(run(clamped).record.epilogue, "clamp to [-0.5, 0.25]");
+  clamped.epilogue.clamp_high = 0.75f;
+  const Outcome wider = run(clamped);
+  EXPECT_TRUE(wider.check.passed) << wider.check.first_failure;
+  EXPECT_EQ(wider.record.epilogue, "clamp to [-0.5, 0.75]");
 
   GemmProblem deep = GemmProblem::packed(16, 16, 4096);
   const Outcome split = run(deep, {{"SPLIT_K", 4}});
