@@ -60,15 +60,18 @@ bool TunedEntry::matches(const DeviceLimits& d, MatchLevel level) const {
   return false;
 }
 
+std::vector<TunedEntry> TuningDatabase::entries_at(const DeviceLimits& device,
+                                                   Precision precision, MatchLevel level) const {
+  std::vector<TunedEntry> found;
+  for (const auto& e : entries_)
+    if (e.precision == precision && e.matches(device, level)) found.push_back(e);
+  return found;
+}
+
 std::pair<std::vector<TunedEntry>, MatchLevel> TuningDatabase::entries_for(
     const DeviceLimits& device, Precision precision) const {
-  for (MatchLevel level : {MatchLevel::Device, MatchLevel::Architecture, MatchLevel::Vendor,
-                           MatchLevel::DeviceType}) {
-    std::vector<TunedEntry> found;
-    for (const auto& e : entries_)
-      if (e.precision == precision && e.matches(device, level)) found.push_back(e);
-    if (!found.empty()) return {found, level};
-  }
+  for (MatchLevel level : kMatchLevels)
+    if (auto found = entries_at(device, precision, level); !found.empty()) return {found, level};
   return {{}, MatchLevel::DeviceType};
 }
 

@@ -139,20 +139,20 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     regime = "GEMV-like shape " + describe_shape(shape) + ": ";
   }
 
-  const auto [entries, level] = database.entries_for(device, tuned_as);
   std::vector<Candidate> candidates;
   std::string skipped;
   auto skip = [&](const TunedEntry& e, const std::string& why) {
     skipped += (skipped.empty() ? "" : "; ") + e.kernel + " ('" + e.shape_class + "') " + why;
   };
-  for (const auto& e : entries) {
+  // An entry of the level's that can serve this call, with its prediction here.
+  auto consider = [&](const TunedEntry& e) {
     if (!runs(e.kernel, precision, tensor_cores, tensor_cores && wgmma))
-      continue;  // another precision's kernel, or one this device does not run
+      return;  // another precision's kernel, or one this device does not run
     // In the GEMV regime only gemv's entries count, and gemv's only there.
-    if ((regime_kernel == "gemv") != (e.kernel == "gemv")) continue;
+    if ((regime_kernel == "gemv") != (e.kernel == "gemv")) return;
     // An entry measured on a batch ran one launch for many products: its speed says nothing
     // of a single product's launch, whose cost it never paid.
-    if (e.batch > 1 && shape.batch == 1) continue;
+    if (e.batch > 1 && shape.batch == 1) return;
     Candidate c;
     c.entry = &e;
     c.kernel = e.kernel;
@@ -160,12 +160,12 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
       c.options = resolve_options(e.kernel, device, e.options);
     } catch (const Error& error) {
       skip(e, std::string("invalid here: ") + error.what());
-      continue;
+      return;
     }
     if (const auto why = packs_do_not_fit(e.kernel, c.options, problem, precision, device);
         !why.empty()) {
       skip(e, why);
-      continue;
+      return;
     }
     const Shape measured = measured_shape(e);
     c.fill = device_fill(c.kernel, c.options, shape, device);
@@ -176,6 +176,16 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     c.predicted_gflops = e.gflops * std::min(1.0, c.fill / std::max(measured_fill, 1e-9));
     c.distance = size_distance(shape, measured);
     candidates.push_back(std::move(c));
+  };
+  // The most specific level with a candidate: a device's own entries for batches (or for
+  // gemv) say nothing of this call, and must not hide its kind's entries that do.
+  std::vector<TunedEntry> entries;  // the candidates point into it
+  MatchLevel level = MatchLevel::DeviceType;
+  for (MatchLevel at : kMatchLevels) {
+    entries = database.entries_at(device, tuned_as, at);
+    level = at;
+    for (const auto& e : entries) consider(e);
+    if (!candidates.empty()) break;
   }
   // On tensor cores a kernel's measurement nearer to the shape bounds its farther ones: these
   // kernels run one or two work-groups per compute unit, where the fill model sees a full

@@ -444,6 +444,22 @@ TEST(Tuning, EntriesFallBackThroughTheDeviceLevels) {
   EXPECT_EQ(choice.kernel, "tile");
   EXPECT_NE(choice.reason.find("architecture level"), std::string::npos) << choice.reason;
   EXPECT_NE(choice.reason.find("measured on NVIDIA H200"), std::string::npos) << choice.reason;
+
+  // A device's own entry that cannot serve a call (measured on a batch, or gemv's) does not
+  // hide its kind's entries that can: a single product falls through to the next level.
+  TunedEntry batched = TunedEntry::for_device(epyc);
+  batched.shape_class = "batched-tiny", batched.kernel = "blocked", batched.batch = 8192;
+  batched.m = batched.n = batched.k = 32, batched.gflops = 12;
+  db.put(batched);
+  const auto single = choose_kernel(db, epyc, GemmProblem::packed(512, 512, 512));
+  EXPECT_EQ(single.kernel, "tile") << single.reason;
+  EXPECT_NE(single.reason.find("device type level"), std::string::npos) << single.reason;
+  GemmProblem batch = GemmProblem::packed(32, 32, 32);
+  batch.batch = 8192;
+  batch.stride_a = batch.stride_b = batch.stride_c = 32 * 32;
+  const auto many = choose_kernel(db, epyc, batch);
+  EXPECT_EQ(many.kernel, "blocked") << many.reason;
+  EXPECT_NE(many.reason.find("at the device level"), std::string::npos) << many.reason;
 }
 
 // A user file (CLGEMM_TUNING_FILE) steers what a new Context runs for `auto`, and an entry the

@@ -42,6 +42,9 @@ enum class MatchLevel {
   DeviceType,    // any device of the same type (CPU, GPU, ...)
 };
 const char* match_level_name(MatchLevel level);  // "device", "architecture", ...
+// The levels from the most specific on.
+inline constexpr MatchLevel kMatchLevels[] = {MatchLevel::Device, MatchLevel::Architecture,
+                                              MatchLevel::Vendor, MatchLevel::DeviceType};
 
 // A device's architecture as tuning entries record it: "sm_<major><minor>" on NVIDIA
 // (cl_nv_device_attribute_query); on PoCL's CPU device the LLVM CPU its name carries
@@ -110,6 +113,9 @@ class TuningDatabase {
   // shape class), and that level; empty when no level matches.
   std::pair<std::vector<TunedEntry>, MatchLevel> entries_for(const DeviceLimits& device,
                                                              Precision precision) const;
+  // The entries of `precision` that match `device` at `level` (every shape class).
+  std::vector<TunedEntry> entries_at(const DeviceLimits& device, Precision precision,
+                                     MatchLevel level) const;
   const std::vector<TunedEntry>& entries() const { return entries_; }
   // What could not be used, one line each: "<file>: entry 3: unknown kernel 'nope' ...".
   const std::vector<std::string>& problems() const { return problems_; }
@@ -127,8 +133,9 @@ class TuningDatabase {
 // What `auto` runs for a problem on a device, and why (src/kernel_choice.cpp). The regime
 // comes first: GEMV-like shapes (the row-major call's M or N at most 8 on a GPU, gemv's rows
 // per pass on a CPU, the other side and K long) run `gemv`. Otherwise every entry of the
-// best-matching level (entries_for) is a candidate, and so are the parameters derived from the
-// device; each entry's measured speed is carried to this shape by the fraction of the device
+// most specific level with an entry that can serve the call is a candidate (a device's own
+// entries for batches, or for gemv's regime, do not hide its kind's entries for a single
+// product), and so are the parameters derived from the device; each entry's measured speed is carried to this shape by the fraction of the device
 // its launch keeps busy here against on the problem it was measured on (the fill of its edge
 // tiles times the fill of its last wave of work-groups over the compute units, K slices
 // included), never above the measured speed; the fastest prediction wins, ties going to the
