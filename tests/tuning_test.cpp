@@ -471,7 +471,8 @@ TEST_F(TuningFiles, AutoFollowsTheUserFile) {
   // precision; a device with shipped entries (the H200 has one for every class) gets the
   // good entry in each of its single-product FP32 classes but medium.
   std::set<std::string> classes = {"small"};
-  for (const auto& e : TuningDatabase::load_default().entries())
+  const TuningDatabase shipped = TuningDatabase::load_default();
+  for (const auto& e : shipped.entries())
     if (e.device == device.name && e.precision == Precision::FP32 && e.batch <= 1)
       classes.insert(e.shape_class);
   classes.erase("medium");
