@@ -18,6 +18,25 @@ std::size_t workspace_region(std::size_t floats) {
   return (floats + 63) / 64 * 64;
 }
 
+// Lays the copies `copies` chose out at the start of the workspace: [copy of A][copy of B],
+// each VEC-padded and a region of its own, into `out` (copy_a, a_ld, a_at, and B's). Returns
+// the floats they take.
+std::size_t lay_out_copies(detail::PreparedCall& out, const detail::KernelCall& call,
+                           const detail::CopyChoice& copies, const KernelOptions& options) {
+  const long vec = options.count("VEC") ? options.at("VEC") : 1;
+  std::size_t floats = 0;
+  const auto lay_out = [&](detail::StoredShape shape, bool& copied, std::int64_t& ld,
+                           std::size_t& at) {
+    copied = true;
+    ld = detail::padded_ld(shape.length, vec);
+    at = floats;
+    floats += workspace_region(std::size_t(shape.lines) * std::size_t(ld));
+  };
+  if (copies.a) lay_out(detail::stored_a(call), out.copy_a, out.a_ld, out.a_at);
+  if (copies.b) lay_out(detail::stored_b(call), out.copy_b, out.b_ld, out.b_at);
+  return floats;
+}
+
 }  // namespace
 
 detail::CopyChoice Context::State::choose_copies(const detail::KernelSpec& spec,
@@ -68,12 +87,8 @@ detail::KernelCall Context::State::copied_call(const detail::KernelCall& call,
 std::size_t Context::State::copies_floats(const detail::KernelCall& call,
                                           const detail::CopyChoice& copies,
                                           const KernelOptions& options) {
-  const long vec = options.count("VEC") ? options.at("VEC") : 1;
-  const auto region = [vec](detail::StoredShape s) {
-    return workspace_region(std::size_t(s.lines) * std::size_t(detail::padded_ld(s.length, vec)));
-  };
-  return (copies.a ? region(detail::stored_a(call)) : 0) +
-         (copies.b ? region(detail::stored_b(call)) : 0);
+  detail::PreparedCall layout;
+  return lay_out_copies(layout, call, copies, options);
 }
 
 detail::CallPlan Context::State::plan(const RunSettings& settings, const GemmProblem& problem,
@@ -241,28 +256,16 @@ detail::PreparedCall Context::State::prepare_launches(const detail::CallPlan& pl
   };
   note(copies.reason);
   // The workspace: [copy of A][copy of B][partial products], each from a multiple of 64 floats.
-  std::size_t floats = 0;
+  std::size_t floats = lay_out_copies(out, call, copies, out.main.options);
   const auto reserve = [&floats](std::size_t size) {
     const std::size_t at = floats;
     floats = at + workspace_region(size);
     return at;
   };
-  const long vec = out.main.options.count("VEC") ? out.main.options.at("VEC") : 1;
-  if (copies.a) {
-    const auto shape = detail::stored_a(call);
-    out.copy_a = true;
-    out.a_ld = detail::padded_ld(shape.length, vec);
-    out.a_at = reserve(std::size_t(shape.lines) * std::size_t(out.a_ld));
-  }
-  if (copies.b) {
-    const auto shape = detail::stored_b(call);
-    out.copy_b = true;
-    out.b_ld = detail::padded_ld(shape.length, vec);
-    out.b_at = reserve(std::size_t(shape.lines) * std::size_t(out.b_ld));
-  }
   if (out.copy_a || out.copy_b) out.copy = prepare_helper("copy_padded");
   if (spec.packs_operands) plan_packing(out, plan.run.precision, call, reserve);
-  // The split was planned after the copies (copies_floats); kernels that pack do not slice K.
+  // The split was planned after the copies (copies_floats, the same layout); kernels that pack
+  // do not slice K.
   note(split.reason);
   if (split.slices.slices > 1) {
     out.slices = split.slices;
