@@ -7,19 +7,27 @@
 // by DEPTH of K, already rounded to TF32 (or split into high and low parts), K-major and laid
 // out as the tensor cores read them (kernels/wgmma_layout.clh). So the main loop only moves
 // and multiplies:
-//   - a work-group is WARPGROUPS = TILE_M / 64 warpgroups of 128 work-items; warpgroup w owns
-//     rows 64 w .. 64 w + 63 of the group's TILE_M x TILE_N block of C, as the accumulators of
-//     wgmma m64nTILE_Nk8 (TILE_N / 2 floats per work-item);
-//   - work-item 0 also brings each pair of blocks (of A and of B) into one of STAGES local
-//     pages with two bulk copies (cp.async.bulk) that signal the page's barrier as their bytes
-//     land (kernels/async_copy.clh): first every page, then each page again as soon as every
-//     warpgroup's wgmma on it has completed (wgmma's wait, then the work-group barrier);
-//   - the warpgroups multiply each page once its barrier completes, both operands read through
-//     matrix descriptors. In TF32 the wgmma of one slice still runs while the next page is
-//     waited for and issued.
+//   - a work-group is one warpgroup of 128 work-items (TILE_M 64) or two (TILE_M 128 or 256);
+//     each warpgroup owns SUBTILES blocks of 64 rows of the group's TILE_M x TILE_N block of
+//     C, as the accumulators of one wgmma m64nTILE_Nk8 each (TILE_N / 2 floats per work-item
+//     and block);
+//   - work-item 0 brings each slice's block of B (and, unless A_REGISTERS, of A) into one of
+//     STAGES local pages with bulk copies (cp.async.bulk) that signal the page's barrier as
+//     their bytes land (kernels/async_copy.clh): first every page, then each page again as
+//     soon as every warpgroup's wgmma on it has completed (wgmma's wait, then the work-group
+//     barrier);
+//   - with A_REGISTERS, A never passes through local memory: it is packed in the order its
+//     work-items hold it, and each loads its fragments of a slice (one 16-byte load per 64
+//     rows, step and part, the warpgroup's loads contiguous) into registers two slices
+//     before they are multiplied, into the third of three sets of registers, freed by the
+//     same wait that frees the page. So a page holds only B, and deeper slices or more of
+//     them fit the < 48 KiB of local memory;
+//   - the warpgroups multiply each page once its barrier completes, B (and A without
+//     A_REGISTERS) read through matrix descriptors. In TF32 the wgmma of one slice still runs
+//     while the next page is waited for and issued.
 // (Freeing pages through barriers of their own instead of the work-group barrier, so that the
-// warpgroups drift apart, measured slower on the H200: 150 against 214 TFLOP/s in TF32 at 4096 with 128 x 128
-// blocks 8 deep in 4 stages.)
+// warpgroups drift apart, measured slower on the H200: 150 against 214 TFLOP/s in TF32 at 4096
+// with 128 x 128 blocks 8 deep in 4 stages.)
 // Edges cost nothing in the loop: the packed blocks are zero beyond M, N and K, and only the
 // store checks the edge of C.
 #include "gemm_common.clh"
@@ -32,37 +40,60 @@
 #include "wgmma.clh"
 
 #ifndef TILE_M
-#define TILE_M 128 // rows of C per work-group: 64 (one warpgroup) or 128 (two)
+#define TILE_M 128 // rows of C per work-group: 64 (one warpgroup), 128 or 256 (two)
 #endif
 #ifndef TILE_N
 #define TILE_N 64 // columns of C per work-group, the N of the wgmma: 64, 128 or 256
 #endif
 #ifndef STAGES
-#define STAGES 3 // local pages, each one slice of A and of B: 2 to 6
+#define STAGES 3 // local pages, each one slice of B (and of A): 2 to 6
+#endif
+#ifndef A_REGISTERS
+#define A_REGISTERS 0 // 1: A loaded straight into registers, 0: through the local pages
 #endif
 
-#define WARPGROUPS (TILE_M / 64)
+#if TILE_M == 64
+#define WARPGROUPS 1
+#elif TILE_M == 128 || TILE_M == 256
+#define WARPGROUPS 2
+#else
+#error "TILE_M must be 64, 128 or 256"
+#endif
+#define SUBTILES (TILE_M / (64 * WARPGROUPS)) // blocks of 64 rows per warpgroup
 #define THREADS (WARPGROUPS * 128)
-#define ACCUMULATORS (TILE_N / 2) // per work-item
-#define A_BLOCK (PARTS * TILE_M * DEPTH) // floats of one packed block of A (its page)
+#define SUBTILE_ACCUMULATORS (TILE_N / 2) // per work-item and block of 64 rows
+#define ACCUMULATORS (SUBTILES * SUBTILE_ACCUMULATORS)
+#define STEPS (DEPTH / 8)                 // wgmma steps per slice
+#define A_BLOCK (PARTS * TILE_M * DEPTH)  // floats of one packed block of A
 #define B_BLOCK (PARTS * TILE_N * DEPTH)
+#if A_REGISTERS
+#define A_PAGE 0 // floats of A in a local page
+#else
+#define A_PAGE A_BLOCK
+#endif
 #define LEADING_BYTES 128         // from one core matrix to the next along K
 #define STRIDE_BYTES (32 * DEPTH) // from one 8-row group to the next
 
 #if TILE_N == 64
-#define WGMMA_TILE wgmma_64x64x8_tf32
-#define WGMMA_WAIT wgmma_wait_64x64
+#define WGMMA_DESCRIPTORS wgmma_64x64x8_tf32
+#define WGMMA_A_REGISTERS wgmma_64x64x8_tf32_a_registers
 #elif TILE_N == 128
-#define WGMMA_TILE wgmma_64x128x8_tf32
-#define WGMMA_WAIT wgmma_wait_64x128
+#define WGMMA_DESCRIPTORS wgmma_64x128x8_tf32
+#define WGMMA_A_REGISTERS wgmma_64x128x8_tf32_a_registers
 #elif TILE_N == 256
-#define WGMMA_TILE wgmma_64x256x8_tf32
-#define WGMMA_WAIT wgmma_wait_64x256
+#define WGMMA_DESCRIPTORS wgmma_64x256x8_tf32
+#define WGMMA_A_REGISTERS wgmma_64x256x8_tf32_a_registers
 #else
 #error "TILE_N must be 64, 128 or 256"
 #endif
-#if TILE_M != 64 && TILE_M != 128
-#error "TILE_M must be 64 or 128"
+#if ACCUMULATORS == 32
+#define WGMMA_WAIT wgmma_wait_32
+#elif ACCUMULATORS == 64
+#define WGMMA_WAIT wgmma_wait_64
+#elif ACCUMULATORS == 128
+#define WGMMA_WAIT wgmma_wait_128
+#else
+#error "SUBTILES * TILE_N / 2 must be 32, 64 or 128 accumulators per work-item"
 #endif
 
 // The descriptor of step kk (a multiple of 8) of a part starting at `part`: core matrix
@@ -71,15 +102,38 @@ inline ulong step_descriptor(__local const float *part, const int kk) {
   return local_matrix_descriptor(part + 8 * kk, LEADING_BYTES, STRIDE_BYTES);
 }
 
-// Slice `slice` of this group's packed A and B into page `page` (work-item 0).
+// Slice `slice` of this group's packed B (and A) into page `page` (work-item 0).
 inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local ulong *full,
                         __global const float *a_blocks, __global const float *b_blocks,
                         const int slice, const int page) {
-  barrier_arrive_expecting(full + page, (A_BLOCK + B_BLOCK) * 4);
+  barrier_arrive_expecting(full + page, (A_PAGE + B_BLOCK) * 4);
+#if !A_REGISTERS
   bulk_copy_to_local(a_pages + page * A_BLOCK, a_blocks + (size_t)slice * A_BLOCK, A_BLOCK * 4,
                      full + page);
+#endif
   bulk_copy_to_local(b_pages + page * B_BLOCK, b_blocks + (size_t)slice * B_BLOCK, B_BLOCK * 4,
                      full + page);
+}
+
+// One slice's fragments of A, for this work-item: PARTS x SUBTILES x STEPS runs of 4 floats
+// (FRAGMENT_INDEX of kernels/wgmma_layout.clh), `own` pointing at the work-item's first run
+// of the group's first slice. Nothing is loaded past the last slice.
+#define FRAGMENT_RUNS (A_REGISTERS ? PARTS * SUBTILES * STEPS : 1)
+#define FRAGMENT_AT(part, subtile, kk) ((((part) * SUBTILES + (subtile)) * STEPS) + (kk) / 8)
+inline void load_fragments(uint4 *fragments, __global const float *own, const int slice,
+                           const int steps) {
+#if A_REGISTERS
+  if (slice >= steps) return;
+  own += (size_t)slice * A_BLOCK;
+#pragma unroll
+  for (int part = 0; part < PARTS; ++part)
+#pragma unroll
+    for (int i = 0; i < SUBTILES; ++i)
+#pragma unroll
+      for (int kk = 0; kk < DEPTH; kk += 8)
+        fragments[FRAGMENT_AT(part, i, kk)] = *(__global const uint4 *)(
+            own + part * TILE_M * DEPTH + (i * STEPS + kk / 8) * 128 * 4);
+#endif
 }
 
 // Every warpgroup is done with the page of slice `freed` (each waited for its wgmma on it,
@@ -92,44 +146,83 @@ inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local 
                   (freed) % STAGES);                                                         \
   } while (0)
 
-// Waits for the page of slice `step`; a_high and b_high point at this warpgroup's rows of its
-// blocks of A and B (in 3xTF32 their high parts, the low parts following each).
-#define AWAIT_PAGE(step)                                                            \
-  const int page = (step) % STAGES;                                                 \
-  barrier_wait_phase(full + page, ((step) / STAGES) & 1);                           \
-  __local const float *a_high = a_pages + page * A_BLOCK + warpgroup * 64 * DEPTH;  \
-  __local const float *b_high = b_pages + page * B_BLOCK
+// Waits for the page of slice `step`; b_high points at its block of B (in 3xTF32 the high
+// part, the low part following), a_high at this warpgroup's rows of A's (without
+// A_REGISTERS).
+#define AWAIT_PAGE(step)                                                                    \
+  const int page = (step) % STAGES;                                                         \
+  barrier_wait_phase(full + page, ((step) / STAGES) & 1);                                   \
+  __local const float *a_high = a_pages + page * A_PAGE + warpgroup * SUBTILES * 64 * DEPTH; \
+  __local const float *b_high = b_pages + page * B_BLOCK;                                   \
+  (void)a_high
+
+// One wgmma of step kk (a multiple of 8) into the accumulators of block i: A's part `part`
+// from `fragments` or from the page, times B's part at `b_part`.
+#if A_REGISTERS
+#define PRODUCT(d, i, fragments, part, b_part, kk, accumulate)                        \
+  WGMMA_A_REGISTERS((d) + (i) * SUBTILE_ACCUMULATORS, fragments[FRAGMENT_AT(part, i, kk)], \
+                    step_descriptor(b_part, kk), accumulate)
+#else
+#define PRODUCT(d, i, fragments, part, b_part, kk, accumulate)                                \
+  WGMMA_DESCRIPTORS((d) + (i) * SUBTILE_ACCUMULATORS,                                       \
+                    step_descriptor(a_high + (part) * TILE_M * DEPTH + (i) * 64 * DEPTH, kk), \
+                    step_descriptor(b_part, kk), accumulate)
+#endif
 
 // Waits for the page of slice `step`, then issues this warpgroup's products on it into `d`
 // and commits them as one group: in TF32 added to d; in 3xTF32 d becomes the slice's own sum,
 // in each 8-deep step the small products first (low * high, high * low, then high * high).
 #if PRECISION == PRECISION_3XTF32
-#define ISSUE_SLICE(step, d)                                                                \
-  do {                                                                                      \
-    AWAIT_PAGE(step);                                                                       \
-    __local const float *a_low = a_high + TILE_M * DEPTH, *b_low = b_high + TILE_N * DEPTH; \
-    wgmma_fence();                                                                          \
-    _Pragma("unroll") for (int kk = 0; kk < DEPTH; kk += 8) {                               \
-      WGMMA_TILE(d, step_descriptor(a_low, kk), step_descriptor(b_high, kk), kk > 0);       \
-      WGMMA_TILE(d, step_descriptor(a_high, kk), step_descriptor(b_low, kk), 1);            \
-      WGMMA_TILE(d, step_descriptor(a_high, kk), step_descriptor(b_high, kk), 1);           \
-    }                                                                                       \
-    wgmma_commit_group();                                                                   \
-  } while (0)
-// Waits until slice `step`'s sum `d` is complete and adds it into the accumulators.
-#define RETIRE_SLICE(step, d)                                                 \
+#define ISSUE_SLICE(step, d, fragments)                                       \
   do {                                                                        \
-    WGMMA_WAIT(d, 0);                                                         \
-    _Pragma("unroll") for (int j = 0; j < ACCUMULATORS; ++j) acc[j] += d[j];  \
+    AWAIT_PAGE(step);                                                         \
+    __local const float *b_low = b_high + TILE_N * DEPTH;                     \
+    wgmma_fence();                                                            \
+    _Pragma("unroll") for (int kk = 0; kk < DEPTH; kk += 8)                   \
+    _Pragma("unroll") for (int i = 0; i < SUBTILES; ++i) {                    \
+      PRODUCT(d, i, fragments, 1, b_high, kk, kk > 0);                        \
+      PRODUCT(d, i, fragments, 0, b_low, kk, 1);                              \
+      PRODUCT(d, i, fragments, 0, b_high, kk, 1);                             \
+    }                                                                         \
+    wgmma_commit_group();                                                     \
   } while (0)
 #else
-#define ISSUE_SLICE(step, d)                                                          \
-  do {                                                                                \
-    AWAIT_PAGE(step);                                                                 \
-    wgmma_fence();                                                                    \
-    _Pragma("unroll") for (int kk = 0; kk < DEPTH; kk += 8)                           \
-        WGMMA_TILE(d, step_descriptor(a_high, kk), step_descriptor(b_high, kk), 1);   \
-    wgmma_commit_group();                                                             \
+#define ISSUE_SLICE(step, d, fragments)                                       \
+  do {                                                                        \
+    AWAIT_PAGE(step);                                                         \
+    wgmma_fence();                                                            \
+    _Pragma("unroll") for (int kk = 0; kk < DEPTH; kk += 8)                   \
+    _Pragma("unroll") for (int i = 0; i < SUBTILES; ++i)                      \
+      PRODUCT(d, i, fragments, 0, b_high, kk, 1);                             \
+    wgmma_commit_group();                                                     \
+  } while (0)
+#endif
+
+// Slice `step`, its A in `fragments` (with A_REGISTERS); `freed` holds slice step - 1's,
+// which the wait below releases: slice step + 2's are loaded into it.
+#if PRECISION == PRECISION_3XTF32
+// The tensor cores truncate what they add into the accumulator, a bias that grows with K
+// (tensorcore.cl). So each slice's products are summed from zero, at their own small scale,
+// and enter the accumulator through an ordinary round-to-nearest addition. (Two sets of
+// sums in flight, one added while the other is computed, make ptxas serialize every wgmma:
+// it allows no other instruction to read a wgmma's registers while any wgmma is pending.)
+#define SLICE(step, fragments, freed)                                             \
+  do {                                                                            \
+    ISSUE_SLICE(step, slice_sum, fragments);                                      \
+    WGMMA_WAIT(slice_sum, 0);                                                     \
+    _Pragma("unroll") for (int j = 0; j < ACCUMULATORS; ++j) acc[j] += slice_sum[j]; \
+    load_fragments(freed, own_fragments, (step) + 2, steps);                      \
+    REFILL_PAGE(step);                                                            \
+  } while (0)
+#else
+// This step's products may still run; the previous step's have completed, so this warpgroup
+// is done with the previous page and the previous slice's fragments.
+#define SLICE(step, fragments, freed)                             \
+  do {                                                            \
+    ISSUE_SLICE(step, acc, fragments);                            \
+    WGMMA_WAIT(acc, 1);                                           \
+    load_fragments(freed, own_fragments, (step) + 2, steps);      \
+    if ((step) > 0) REFILL_PAGE((step) - 1);                      \
   } while (0)
 #endif
 
@@ -146,8 +239,11 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
       A + a_offset_arg + product * stride_a + (size_t)get_group_id(1) * packed_slices * A_BLOCK;
   __global const float *b_blocks =
       B + b_offset_arg + product * stride_b + (size_t)get_group_id(0) * packed_slices * B_BLOCK;
+  // This work-item's first run of fragments (FRAGMENT_RUN: block, step, work-item).
+  __global const float *own_fragments =
+      a_blocks + (warpgroup * SUBTILES * STEPS * 128 + tid % 128) * 4;
 
-  __local float a_pages[STAGES * A_BLOCK] __attribute__((aligned(128)));
+  __local float a_pages[STAGES * A_PAGE + 4] __attribute__((aligned(128)));
   __local float b_pages[STAGES * B_BLOCK] __attribute__((aligned(128)));
   __local ulong full[STAGES]; // page s holds its slice once full[s] completes a phase
 
@@ -162,43 +258,39 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
     for (int slice = 0; slice < STAGES && slice < steps; ++slice)
       fetch_slice(a_pages, b_pages, full, a_blocks, b_blocks, slice, slice);
 
+  // Three sets of A's fragments in rotation: slice s is in set s % 3.
+  uint4 fragments_0[FRAGMENT_RUNS], fragments_1[FRAGMENT_RUNS], fragments_2[FRAGMENT_RUNS];
+  load_fragments(fragments_0, own_fragments, 0, steps);
+  load_fragments(fragments_1, own_fragments, 1, steps);
+
   float acc[ACCUMULATORS];
 #pragma unroll
   for (int j = 0; j < ACCUMULATORS; ++j) acc[j] = 0.0f;
-
 #if PRECISION == PRECISION_3XTF32
-  // The tensor cores truncate what they add into the accumulator, a bias that grows with K
-  // (tensorcore.cl). So each slice's products are summed from zero, at their own small scale,
-  // and enter the accumulator through an ordinary round-to-nearest addition. (Two sets of
-  // sums in flight, one added while the other is computed, make ptxas serialize every wgmma:
-  // it allows no other instruction to read a wgmma's registers while any wgmma is pending.)
   float slice_sum[ACCUMULATORS];
-  for (int step = 0; step < steps; ++step) {
-    ISSUE_SLICE(step, slice_sum);
-    RETIRE_SLICE(step, slice_sum);
-    REFILL_PAGE(step);
-  }
-#else
-  for (int step = 0; step < steps; ++step) {
-    ISSUE_SLICE(step, acc);
-    // This step's products may still run; the previous step's have completed, so this
-    // warpgroup is done with the previous page.
-    WGMMA_WAIT(acc, 1);
-    if (step > 0) REFILL_PAGE(step - 1);
-  }
 #endif
+
+  for (int step = 0; step < steps; step += 3) {
+    SLICE(step, fragments_0, fragments_2);
+    if (step + 1 < steps) SLICE(step + 1, fragments_1, fragments_0);
+    if (step + 2 < steps) SLICE(step + 2, fragments_2, fragments_1);
+  }
   WGMMA_WAIT(acc, 0);
 
   // Work-item (w, g, t) of its warpgroup holds rows 16 w + g and 16 w + g + 8 of each 8
-  // columns j / 4 (wgmma.clh).
+  // columns j / 4 of each of its blocks of 64 rows (wgmma.clh).
   const int g = lane / 4, t = lane % 4;
-  const int row_base = row0 + warpgroup * 64 + warp * 16 + g;
   const int col_base = col0 + 2 * t;
 #pragma unroll
-  for (int j = 0; j < ACCUMULATORS; ++j) {
-    const int row = row_base + ((j >> 1) & 1) * 8;
-    const int col = col_base + (j >> 2) * 8 + (j & 1);
-    if (row < M && col < N)
-      store_c(C, c_offset + (size_t)row * ldc + col, row, col, acc[j], alpha, beta, epilogue);
+  for (int i = 0; i < SUBTILES; ++i) {
+    const int row_base = row0 + (warpgroup * SUBTILES + i) * 64 + warp * 16 + g;
+#pragma unroll
+    for (int j = 0; j < SUBTILE_ACCUMULATORS; ++j) {
+      const int row = row_base + ((j >> 1) & 1) * 8;
+      const int col = col_base + (j >> 2) * 8 + (j & 1);
+      if (row < M && col < N)
+        store_c(C, c_offset + (size_t)row * ldc + col, row, col,
+                acc[i * SUBTILE_ACCUMULATORS + j], alpha, beta, epilogue);
+    }
   }
 }

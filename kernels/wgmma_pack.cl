@@ -2,9 +2,10 @@
 // wgmma kernel brings into local memory with one bulk copy each (kernels/wgmma_layout.clh):
 // rounded to TF32, or split into TF32 high and low parts for 3xTF32, zero beyond the matrix,
 // and K-major whatever the caller's transpose, since TF32 wgmma reads only K-major operands.
-// One work-item per 4 floats of K (a core-matrix row): consecutive work-items take
-// consecutive rows of one core matrix, so both the loads (16 or 32 contiguous bytes a row,
-// depending on the orientation) and the stores (contiguous) use whole memory sectors.
+// One work-item per run of 4 floats (a core-matrix row, or one work-item's fragment of one
+// step): consecutive work-items take consecutive runs, so the stores are contiguous, and the
+// loads of a warp cover whole rows of 16 or 32 bytes (8 rows for a fragment, whose other half
+// of each row the same work-item reads).
 #include "gemm_common.clh"
 #include "wgmma_layout.clh"
 
@@ -14,6 +15,9 @@
 #ifndef ROWS_ALONG_K
 #define ROWS_ALONG_K 1 // 1: element (r, k) at r * ld + k; 0: at k * ld + r
 #endif
+#ifndef FRAGMENTS
+#define FRAGMENTS 0 // 1: A in the fragment order of a kernel that reads it into registers
+#endif
 #ifndef OPERAND_B
 #define OPERAND_B 0 // which offset a product table gives: 0 a_offset, 1 b_offset
 #endif
@@ -22,6 +26,10 @@
 #endif
 #ifndef WG_Y
 #define WG_Y 16
+#endif
+
+#if FRAGMENTS && TILE_R % 64 != 0
+#error "the fragment order needs TILE_R % 64 == 0 (whole 64-row blocks of wgmma)"
 #endif
 
 #define CHUNKS_PER_BLOCK (TILE_R * DEPTH / 4)
@@ -55,15 +63,28 @@ __kernel __attribute__((reqd_work_group_size(WG_X * WG_Y, 1, 1))) void wgmma_pac
   }
   src += offset;
 
+  // Output run `within` of the block holds its elements (r + row_step[j], k + k_step[j]).
   const size_t block = chunk / CHUNKS_PER_BLOCK;
   const int within = chunk % CHUNKS_PER_BLOCK;
-  const int core = within / 8;
-  const size_t r = (block / slices) * TILE_R + (core / (DEPTH / 4)) * 8 + within % 8;
-  const size_t k = (block % slices) * DEPTH + (core % (DEPTH / 4)) * 4;
+#if FRAGMENTS
+  const int item = within % 128, step = within / 128; // FRAGMENT_RUN's work-item and step
+  const int block_rows = (step / (DEPTH / 8)) * 64 + (item / 32) * 16 + (item % 32) / 4;
+  const int block_k = (step % (DEPTH / 8)) * 8 + item % 4;
+  const int row_step[4] = {0, 8, 0, 8}, k_step[4] = {0, 0, 4, 4};
+#else
+  const int core = within / 8; // PART_INDEX's core matrix, and its row within % 8
+  const int block_rows = (core / (DEPTH / 4)) * 8 + within % 8;
+  const int block_k = (core % (DEPTH / 4)) * 4;
+  const int row_step[4] = {0, 0, 0, 0}, k_step[4] = {0, 1, 2, 3};
+#endif
+  const size_t r = (block / slices) * TILE_R + block_rows;
+  const size_t k = (block % slices) * DEPTH + block_k;
   float x[4];
 #pragma unroll
   for (int j = 0; j < 4; ++j)
-    x[j] = (reads && r < (size_t)rows && k + j < (size_t)depth) ? SOURCE_AT(r, k + j) : 0.0f;
+    x[j] = (reads && r + row_step[j] < (size_t)rows && k + k_step[j] < (size_t)depth)
+               ? SOURCE_AT(r + row_step[j], k + k_step[j])
+               : 0.0f;
 
   __global float *out = dst + dst_offset + product * dst_stride + block * BLOCK_FLOATS;
   const float4 high = (float4)(round_tf32(x[0]), round_tf32(x[1]), round_tf32(x[2]),

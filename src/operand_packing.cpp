@@ -28,18 +28,19 @@ std::string PackedOperand::build_options(int precision) const {
   return "-D TILE_R=" + std::to_string(tile_rows) + " -D TILE_K=" + std::to_string(tile_k) +
          " -D PRECISION=" + std::to_string(precision) +
          " -D ROWS_ALONG_K=" + (rows_along_k ? "1" : "0") +
-         " -D OPERAND_B=" + (operand_b ? "1" : "0");
+         " -D OPERAND_B=" + (operand_b ? "1" : "0") + " -D FRAGMENTS=" + (fragments ? "1" : "0");
 }
 
 Packing packing(const KernelCall& call, const KernelOptions& options, Precision precision) {
   const long parts = precision == Precision::TF32x3 ? 2 : 1;
   Packing out;
   // op(A)(i, k) is A[i * lda + k], or A[k * lda + i] when A is transposed.
+  const auto registers = options.find("A_REGISTERS");
   out.a = {call.m, call.k, options.at("TILE_M"), options.at("TILE_K"), parts, !call.a.transposed,
-           false};
+           false, registers != options.end() && registers->second != 0};
   // op(B)^T(j, k) = op(B)(k, j) is B[k * ldb + j], or B[j * ldb + k] when B is transposed.
   out.b = {call.n, call.k, options.at("TILE_N"), options.at("TILE_K"), parts, call.b.transposed,
-           true};
+           true, false};
   const auto bytes = [&call](const PackedOperand& operand) {
     const auto per_product = operand.floats_per_product();
     const auto all = per_product ? float_bytes(*per_product, std::uint64_t(call.batch))

@@ -21,6 +21,7 @@ namespace {
 
 struct Layout {
   int tile_rows, tile_k, parts;
+  bool fragments = false;  // A in the register fragment order (FRAGMENTS 1)
   int depth() const { return tile_k / parts; }
 };
 
@@ -36,7 +37,8 @@ std::string describe(const Case& c) {
   return std::to_string(c.rows) + "x" + std::to_string(c.depth) + " ld " + std::to_string(c.ld) +
          (c.rows_along_k ? " rows along K" : " rows across K") + " blocks " +
          std::to_string(c.layout.tile_rows) + "x" + std::to_string(c.layout.tile_k) +
-         " parts " + std::to_string(c.layout.parts) + " batch " + std::to_string(c.batch) +
+         " parts " + std::to_string(c.layout.parts) +
+         (c.layout.fragments ? " fragments" : "") + " batch " + std::to_string(c.batch) +
          (c.table ? " (table)" : "");
 }
 
@@ -58,8 +60,16 @@ std::vector<float> expected_pack(const Case& c, const float* source) {
           if (source && row < c.rows && col < c.depth)
             x = c.rows_along_k ? source[std::size_t(row) * c.ld + col]
                                : source[std::size_t(col) * c.ld + row];
-          // Core matrix (r / 8, k / 4) of 8 rows x 4 floats, those of one 8-row group along K.
-          const int at = ((r / 8) * (d / 4) + k / 4) * 32 + (r % 8) * 4 + k % 4;
+          // Core matrix (r / 8, k / 4) of 8 rows x 4 floats, those of one 8-row group along K;
+          // or, in the fragment order, the run of work-item 32 w + 4 g + t for 64-row block q
+          // and 8-deep step s8, whose 4 floats are rows g, g + 8 of warp w's 16 by columns t,
+          // t + 4 of the step (the first row and column varying fastest).
+          int at = ((r / 8) * (d / 4) + k / 4) * 32 + (r % 8) * 4 + k % 4;
+          if (l.fragments) {
+            const int q = r / 64, w = (r % 64) / 16, g = r % 8, s8 = k / 8, t = k % 4;
+            const int run = (q * (d / 8) + s8) * 128 + 32 * w + 4 * g + t;
+            at = run * 4 + (r % 16) / 8 + 2 * ((k % 8) / 4);
+          }
           const std::size_t block = (std::size_t(rb) * slices + s) * l.parts * part_floats;
           const float high = round_to_tf32(x);
           out[block + at] = high;
@@ -99,7 +109,8 @@ class WgmmaPack : public ::testing::Test {
     const std::string options =
         "-I " + directory + " -D TILE_R=" + std::to_string(l.tile_rows) +
         " -D TILE_K=" + std::to_string(l.tile_k) + " -D PRECISION=" + (l.parts == 2 ? "2" : "1") +
-        " -D ROWS_ALONG_K=" + (c.rows_along_k ? "1" : "0") + " -D OPERAND_B=1 -D WG_X=8 -D WG_Y=8";
+        " -D ROWS_ALONG_K=" + (c.rows_along_k ? "1" : "0") + " -D OPERAND_B=1 -D WG_X=8 -D WG_Y=8" +
+        " -D FRAGMENTS=" + (l.fragments ? "1" : "0");
     try {
       program.build({device_}, options.c_str());
     } catch (const cl::Error&) {
@@ -188,6 +199,16 @@ TEST_F(WgmmaPack, ThreeTF32HighAndLowParts) {
     check({70, 13, along ? 16 : 71, along, {64, 16, 2}, 2, false});
     check({200, 33, along ? 33 : 200, along, {256, 32, 2}, 1, false});
   }
+}
+
+TEST_F(WgmmaPack, FragmentOrderForAInRegisters) {
+  for (const bool along : {true, false}) {
+    check({1, 1, 1, along, {128, 8, 1, true}, 1, false});
+    check({200, 37, along ? 37 : 203, along, {128, 16, 1, true}, 2, false});
+    check({257, 70, along ? 73 : 260, along, {256, 32, 2, true}, 1, false});
+    check({256, 64, 64 + (along ? 0 : 192), along, {256, 16, 1, true}, 1, false});  // whole
+  }
+  check({33, 9, 40, false, {128, 16, 2, true}, 3, true});
 }
 
 TEST_F(WgmmaPack, ProductTableAndAlphaZero) {

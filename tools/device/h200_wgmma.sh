@@ -41,6 +41,26 @@ time_run() {  # kernel precision n [extra]
     "$(grep -oE '[0-9.]+ GFLOP/s' <<<"$out" || true)" \
     "$(grep -oE '^verify: +[a-zA-Z]+' <<<"$out")$(grep -E 'error' <<<"$out" | head -3)"
 }
+registers_check() {  # A in registers (A_REGISTERS 1) and two blocks of 64 rows per warpgroup
+  local p shape t
+  for p in tf32 3xtf32; do
+    for shape in "1 1 1" "65 7 130" "300 1 19" "513 515 517" "1000 1000 1000"; do
+      for t in "n n" "t t"; do
+        check $p $shape row $t -D A_REGISTERS=1 -D TILE_M=256 -D TILE_N=64 -D TILE_K=16 -D STAGES=4
+      done
+      check $p $shape col n t -D A_REGISTERS=1 -D TILE_M=128 -D TILE_N=128 -D TILE_K=16 -D STAGES=3
+      check $p $shape row t n -D A_REGISTERS=1 -D TILE_M=64 -D TILE_N=64 -D TILE_K=32 -D STAGES=2
+    done
+    check $p 200 300 100 row n n --lda 104 --ldb 303 --ldc 305 --beta 0.5 -D A_REGISTERS=1 \
+      -D TILE_M=256 -D TILE_N=64 -D TILE_K=16 -D STAGES=3
+    check $p 3 70000 40 row n n --batch 3 --stride-c 210001 -D A_REGISTERS=1 -D TILE_M=128 \
+      -D TILE_N=64 -D TILE_K=16 -D STAGES=3
+    check $p 513 515 517 row n t -D TILE_M=256 -D TILE_N=64 -D TILE_K=16 -D STAGES=3
+  done
+  check tf32 1000 1000 1000 row n n -D A_REGISTERS=1 -D TILE_M=256 -D TILE_N=128 -D TILE_K=16 -D STAGES=4
+  check tf32 513 515 517 col t t -D A_REGISTERS=1 -D TILE_M=128 -D TILE_N=256 -D TILE_K=8 -D STAGES=5
+  check tf32 129 257 1000 row n n -D A_REGISTERS=1 -D TILE_M=256 -D TILE_N=128 -D TILE_K=8 -D STAGES=5
+}
 {
 echo "== smoke: one small product in each precision (a hang or an error stops the script)"
 for p in tf32 3xtf32; do
@@ -71,6 +91,7 @@ if want check; then
   check tf32 513 515 517 col n t -D TILE_M=64 -D TILE_N=256 -D TILE_K=8 -D STAGES=4
   check tf32 513 515 517 row t n -D TILE_K=8 -D STAGES=4
   check tf32 129 257 1000 row n n -D TILE_M=64 -D TILE_K=8 -D STAGES=6
+  registers_check
 fi
 if want quickcheck; then
   echo "== correctness, a few shapes (wgmma, clgemm-run verification against the double reference)"
@@ -83,6 +104,7 @@ if want quickcheck; then
   done
   check tf32 513 515 517 row n t -D TILE_N=256 -D TILE_K=8 -D STAGES=3
   check tf32 513 515 517 col t n -D TILE_N=128 -D TILE_K=8 -D STAGES=5
+  registers_check
 fi
 if want time; then
   echo "== speed, GFLOP/s from the median of 20 runs"
@@ -95,18 +117,19 @@ if want time; then
 fi
 if want variants; then
   echo "== parameter variants at 4096, GFLOP/s from the median of 20 runs"
-  for v in "128 128 16 2" "128 128 8 4" "128 128 8 5" "128 256 8 3" "128 64 16 3" "64 256 8 3" \
-           "64 256 8 4" "64 128 16 3" "128 64 8 6"; do
+  # TILE_M TILE_N TILE_K STAGES A_REGISTERS
+  for v in "128 128 8 4 0" "128 64 16 3 0" "256 128 8 3 0" "256 128 16 4 1" "256 128 16 5 1" \
+           "256 128 8 5 1" "256 128 32 2 1" "128 256 16 2 1" "128 256 8 5 1" "128 256 8 4 1" \
+           "128 128 16 5 1" "128 128 32 2 1" "256 64 16 5 1" "256 64 32 4 1"; do
     set -- $v
-    for n in 4096 8192; do
-      time_run wgmma tf32 $n -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4
+    for n in ${VARIANT_SIZES:-4096 8192}; do
+      time_run wgmma tf32 $n -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4 -D A_REGISTERS=$5
     done
   done
-  for v in "128 64 16 3" "64 128 16 3" "128 128 16 2" "64 64 32 2" "64 64 16 4" "128 64 16 2" \
-           "64 64 16 5"; do
+  for v in "128 64 16 3 0" "128 128 16 4 1" "128 128 16 5 1" "128 128 32 2 1" "256 64 16 4 1" \
+           "256 64 16 5 1" "256 64 32 2 1" "128 64 32 4 1" "64 64 32 4 1"; do
     set -- $v
-    [[ $4 -ge 2 ]] || continue
-    time_run wgmma 3xtf32 4096 -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4
+    time_run wgmma 3xtf32 4096 -D TILE_M=$1 -D TILE_N=$2 -D TILE_K=$3 -D STAGES=$4 -D A_REGISTERS=$5
   done
 fi
 if want profile; then
@@ -121,14 +144,17 @@ if want profile; then
   done
 fi
 if want tune; then
-  echo "== clgemm-tune, wgmma, classes large and medium"
+  echo "== clgemm-tune, wgmma, classes ${TUNE_CLASSES:-large medium}"
   cp tuning/h200.json "$OUT/h200.json"
   for p in tf32 3xtf32; do
-    depths=8,16; [[ $p == 3xtf32 ]] && depths=16,32
-    timeout 150 $B/clgemm-tune --kernel wgmma --precision $p --classes large medium \
-      --budget 10,60s --space TILE_M=64,128 --space TILE_N=64,128,256 --space TILE_K=$depths \
-      --space STAGES=2,3,4,5 --output "$OUT/h200.json" --state "$OUT/tune-wgmma-$p.json" 2>&1 |
-      tail -12
+    if [[ $p == tf32 ]]; then
+      space=(--space TILE_M=128 --space TILE_N=64,128 --space TILE_K=8,16,24,32,48 --space STAGES=3,4)
+    else
+      space=(--space TILE_M=64,128 --space TILE_N=64,128 --space TILE_K=16,32 --space STAGES=3,4)
+    fi
+    timeout 150 $B/clgemm-tune --kernel wgmma --precision $p --classes ${TUNE_CLASSES:-large medium} \
+      --budget 40,80s "${space[@]}" --space A_REGISTERS=0,1 --output "$OUT/h200.json" \
+      --state "$OUT/tune-wgmma-$p.json" 2>&1 | tail -12
   done
 fi
 if want bench; then
@@ -136,7 +162,7 @@ if want bench; then
   # The tune step's database when it ran, else the shipped one alone.
   [[ -f $OUT/h200.json ]] && export CLGEMM_TUNING_FILE=$OUT/h200.json
   timeout 200 $B/clgemm-bench \
-    --kernels auto@tf32 wgmma@tf32 tensorcore@tf32 auto@3xtf32 wgmma@3xtf32 tensorcore@3xtf32 \
+    --kernels ${BENCH_KERNELS:-auto@tf32 wgmma@tf32 tensorcore@tf32 auto@3xtf32 wgmma@3xtf32 tensorcore@3xtf32} \
     --sizes 1024 2048 4096 8192 \
     --shapes 4095x4095x4095 4097x4097x4097 --peers none --min-time 0.1 \
     --json "$OUT/wgmma-bench.json" 2>&1 | tail -40
