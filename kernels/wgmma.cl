@@ -11,11 +11,11 @@
 //     each warpgroup owns SUBTILES blocks of 64 rows of the group's TILE_M x TILE_N block of
 //     C, as the accumulators of one wgmma m64nTILE_Nk8 each (TILE_N / 2 floats per work-item
 //     and block);
-//   - work-item 0 brings each slice's block of B (and, unless A_REGISTERS, of A) into one of
-//     STAGES local pages with bulk copies (cp.async.bulk) that signal the page's barrier as
+//   - one work-item brings each slice's block of B (and, unless A_REGISTERS, of A) into one
+//     of STAGES local pages with bulk copies (cp.async.bulk) that signal the page's barrier as
 //     their bytes land (kernels/async_copy.clh): first every page, then each page again as
-//     soon as every warpgroup's wgmma on it has completed (wgmma's wait, then the work-group
-//     barrier);
+//     soon as every warp's wgmma on it has completed (wgmma's wait, then either the
+//     work-group barrier or, with LAST_WARP_REFILLS, a count of the warps done with it);
 //   - with A_REGISTERS, A never passes through local memory: it is packed in the order its
 //     work-items hold it, and each loads its fragments of a slice (one 16-byte load per 64
 //     rows, step and part, the warpgroup's loads contiguous) into registers two slices
@@ -51,6 +51,9 @@
 #ifndef A_REGISTERS
 #define A_REGISTERS 0 // 1: A loaded straight into registers, 0: through the local pages
 #endif
+#ifndef LAST_WARP_REFILLS
+#define LAST_WARP_REFILLS 0 // 1: the last warp done with a page refills it, 0: after a barrier
+#endif
 
 #if TILE_M == 64
 #define WARPGROUPS 1
@@ -61,6 +64,7 @@
 #endif
 #define SUBTILES (TILE_M / (64 * WARPGROUPS)) // blocks of 64 rows per warpgroup
 #define THREADS (WARPGROUPS * 128)
+#define WARPS (THREADS / 32)
 #define SUBTILE_ACCUMULATORS (TILE_N / 2) // per work-item and block of 64 rows
 #define ACCUMULATORS (SUBTILES * SUBTILE_ACCUMULATORS)
 #define STEPS (DEPTH / 8)                 // wgmma steps per slice
@@ -136,15 +140,27 @@ inline void load_fragments(uint4 *fragments, __global const float *own, const in
 #endif
 }
 
-// Every warpgroup is done with the page of slice `freed` (each waited for its wgmma on it,
-// then this barrier): work-item 0 refills it with slice freed + STAGES, if there is one.
-#define REFILL_PAGE(freed)                                                                   \
-  do {                                                                                       \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                            \
-    if (tid == 0 && (freed) + STAGES < steps)                                                \
-      fetch_slice(a_pages, b_pages, full, a_blocks, b_blocks, (freed) + STAGES,              \
-                  (freed) % STAGES);                                                         \
+// This warp's wgmma on the page of slice `freed` have completed: once every warp's have, the
+// page is refilled with slice freed + STAGES, if there is one. With LAST_WARP_REFILLS the
+// last warp to count itself out of the page issues the copies, and no warp waits for another;
+// otherwise a work-group barrier gathers them and work-item 0 issues them.
+#if LAST_WARP_REFILLS
+#define REFILL_PAGE(freed)                                                                  \
+  do {                                                                                      \
+    if (lane == 0 && last_to_leave(done_with + (freed) % STAGES, WARPS) &&                  \
+        (freed) + STAGES < steps)                                                           \
+      fetch_slice(a_pages, b_pages, full, a_blocks, b_blocks, (freed) + STAGES,             \
+                  (freed) % STAGES);                                                        \
   } while (0)
+#else
+#define REFILL_PAGE(freed)                                                                  \
+  do {                                                                                      \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+    if (tid == 0 && (freed) + STAGES < steps)                                               \
+      fetch_slice(a_pages, b_pages, full, a_blocks, b_blocks, (freed) + STAGES,             \
+                  (freed) % STAGES);                                                        \
+  } while (0)
+#endif
 
 // Waits for the page of slice `step`; b_high points at its block of B (in 3xTF32 the high
 // part, the low part following), a_high at this warpgroup's rows of A's (without
@@ -245,11 +261,15 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
 
   __local float a_pages[STAGES * A_PAGE + 4] __attribute__((aligned(128)));
   __local float b_pages[STAGES * B_BLOCK] __attribute__((aligned(128)));
-  __local ulong full[STAGES]; // page s holds its slice once full[s] completes a phase
+  __local ulong full[STAGES];    // page s holds its slice once full[s] completes a phase
+  __local uint done_with[STAGES]; // warps done with page s, over all its slices so far
 
   const int steps = (K + DEPTH - 1) / DEPTH; // 0 for a product whose alpha is 0
   if (tid == 0) {
-    for (int s = 0; s < STAGES; ++s) barrier_init(full + s, 1);
+    for (int s = 0; s < STAGES; ++s) {
+      barrier_init(full + s, 1);
+      done_with[s] = 0;
+    }
     fence_barrier_init();
   }
   barrier(CLK_LOCAL_MEM_FENCE);

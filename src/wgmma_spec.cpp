@@ -1,7 +1,8 @@
 // The warpgroup tensor-core kernel (kernels/wgmma.cl) as data: operands packed first
 // (kernels/wgmma_pack.cl), B (and A, unless A_REGISTERS) brought into local pages by bulk
 // copies, A otherwise loaded straight into registers; one wgmma m64nTILE_Nk8 per 64 rows of a
-// warpgroup and 8-deep step; built through the PTX rewrite to sm_90a.
+// warpgroup and 8-deep step; pages refilled after a work-group barrier or by the last warp
+// done with them (LAST_WARP_REFILLS); built through the PTX rewrite to sm_90a.
 #include "kernel_spec.hpp"
 
 namespace clgemm::detail {
@@ -63,6 +64,10 @@ KernelSpec wgmma_spec() {
        {"A_REGISTERS",
         "1: each work-item loads its fragments of A straight into registers, two slices ahead, "
         "and local memory holds B only; 0: A through local pages too",
+        0, 1, {0, 1}},
+       {"LAST_WARP_REFILLS",
+        "1: the last warp done with a page issues its refill, no warp waiting for another; 0: a "
+        "work-group barrier per slice, then one work-item refills",
         0, 1, {0, 1}}}};
   s.description.precisions = {Precision::TF32, Precision::TF32x3};
   s.description.needs_tensor_cores = true;
@@ -81,8 +86,8 @@ KernelSpec wgmma_spec() {
     // Two warpgroups of 64 x 64, slices 16 deep (8 in 3xTF32), three stages: 36 KiB of local
     // memory. On the H200 the best of the first measured variants in 3xTF32 and within 4% of
     // the best in TF32 (tools/device/h200_wgmma.sh); the tuner refines it per shape class.
-    KernelOptions o{
-        {"TILE_M", 128}, {"TILE_N", 64}, {"TILE_K", 16}, {"STAGES", 3}, {"A_REGISTERS", 0}};
+    KernelOptions o{{"TILE_M", 128}, {"TILE_N", 64},     {"TILE_K", 16},
+                    {"STAGES", 3},   {"A_REGISTERS", 0}, {"LAST_WARP_REFILLS", 0}};
     while (local_bytes(o) > d.local_memory_bytes && o["STAGES"] > 2) --o["STAGES"];
     return o;
   };

@@ -87,14 +87,19 @@ check(wgmma_64x256x8_s4 -DTILE_M=64 -DTILE_N=256 -DTILE_K=8 -DSTAGES=4)
 check(wgmma_64x64x8_s6 -DTILE_M=64 -DTILE_N=64 -DTILE_K=8 -DSTAGES=6)
 # Two blocks of 64 rows per warpgroup, through the pages and with A in registers.
 check(wgmma_256x128x8_s3 -DTILE_M=256 -DTILE_N=128 -DTILE_K=8 -DSTAGES=3)
-check(wgmma_registers_256x128x16_s4 -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=128 -DTILE_K=16
-      -DSTAGES=4)
-check(wgmma_registers_256x64x16_s4_3x -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=64 -DTILE_K=16
-      -DSTAGES=4 -DPRECISION=2)
+check(wgmma_registers_256x128x16_s4 -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=128
+      -DTILE_K=16 -DSTAGES=4)
+check(wgmma_registers_256x64x16_s4_3x -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=64
+      -DTILE_K=16 -DSTAGES=4 -DPRECISION=2)
 check(wgmma_registers_128x256x16_s2 -DA_REGISTERS=1 -DTILE_N=256 -DTILE_K=16 -DSTAGES=2)
 check(wgmma_registers_128x128x32_s2_3x -DA_REGISTERS=1 -DTILE_N=128 -DTILE_K=32 -DSTAGES=2
       -DPRECISION=2)
 check(wgmma_registers_64x64x8_s6 -DA_REGISTERS=1 -DTILE_M=64 -DTILE_N=64 -DTILE_K=8 -DSTAGES=6)
-check(wgmma_registers_epilogue -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=128 -DTILE_K=16 -DSTAGES=4
-      -DBIAS=2 -DACTIVATION=1)
+check(wgmma_registers_epilogue -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=128
+      -DTILE_K=16 -DSTAGES=4 -DBIAS=2 -DACTIVATION=1)
+# The last warp done with a page refilling it, in both precisions.
+check(wgmma_last_warp_128x128x24_s3 -DA_REGISTERS=1 -DTILE_N=128 -DTILE_K=24 -DSTAGES=3
+      -DLAST_WARP_REFILLS=1)
+check(wgmma_last_warp_128x64x32_s4_3x -DA_REGISTERS=1 -DTILE_K=32 -DSTAGES=4
+      -DLAST_WARP_REFILLS=1 -DPRECISION=2)
 message(STATUS "wgmma.cl: every variant's rewritten PTX assembles for sm_90a:${report}")

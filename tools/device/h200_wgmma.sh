@@ -4,13 +4,14 @@
 # verification of wgmma on edge shapes, transposes, layouts and parameter variants in tf32 and
 # 3xtf32, its speed (the whole call: both packs and the product) next to tensorcore's and over
 # parameter variants, and Nsight Compute at 4096 (which on 2026-12-01 profiled none of the
-# OpenCL launches). Named only: quickcheck (a few shapes), tune (clgemm-tune for the large and
+# OpenCL launches). Named only: quickcheck (a few shapes), refill (the last warp refilling
+# pages, also part of check), tune (clgemm-tune for the large and
 # medium classes in both precisions, into $OUT/h200.json, a copy of tuning/h200.json) and bench
 # (auto, wgmma and tensorcore in both precisions, with that database when the tune ran). A step
 # that would start after WGMMA_SCRIPT_SECONDS (default 480) is skipped, so that one device call
 # stays within its limit. Output in $OUT/wgmma.txt (and $OUT/wgmma-profile-*.txt).
-#   usage: tools/device/h200_wgmma.sh [tests] [check] [quickcheck] [time] [variants] [profile]
-#                                     [tune] [bench]
+#   usage: tools/device/h200_wgmma.sh [tests] [check] [quickcheck] [refill] [time]
+#                                     [variants] [profile] [tune] [bench]
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh
 export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
@@ -55,11 +56,32 @@ registers_check() {  # A in registers (A_REGISTERS 1) and two blocks of 64 rows 
       -D TILE_M=256 -D TILE_N=64 -D TILE_K=16 -D STAGES=3
     check $p 3 70000 40 row n n --batch 3 --stride-c 210001 -D A_REGISTERS=1 -D TILE_M=128 \
       -D TILE_N=64 -D TILE_K=16 -D STAGES=3
-    check $p 513 515 517 row n t -D TILE_M=256 -D TILE_N=64 -D TILE_K=16 -D STAGES=3
+    check $p 513 515 517 row n t -D TILE_M=256 -D TILE_N=64 -D TILE_K=16 -D STAGES=2
   done
   check tf32 1000 1000 1000 row n n -D A_REGISTERS=1 -D TILE_M=256 -D TILE_N=128 -D TILE_K=16 -D STAGES=4
   check tf32 513 515 517 col t t -D A_REGISTERS=1 -D TILE_M=128 -D TILE_N=256 -D TILE_K=8 -D STAGES=5
   check tf32 129 257 1000 row n n -D A_REGISTERS=1 -D TILE_M=256 -D TILE_N=128 -D TILE_K=8 -D STAGES=5
+}
+refill_check() {  # the last warp done with a page refilling it (LAST_WARP_REFILLS 1)
+  local p shape
+  for p in tf32 3xtf32; do
+    for shape in "1 1 1" "65 7 130" "300 1 19" "513 515 517" "1000 1000 1000"; do
+      check $p $shape row n n -D A_REGISTERS=1 -D TILE_M=128 -D TILE_N=128 -D TILE_K=16 -D STAGES=3 \
+        -D LAST_WARP_REFILLS=1
+      check $p $shape col t n -D A_REGISTERS=1 -D TILE_M=256 -D TILE_N=64 -D TILE_K=16 -D STAGES=4 \
+        -D LAST_WARP_REFILLS=1
+      check $p $shape row n t -D TILE_M=64 -D TILE_N=64 -D TILE_K=32 -D STAGES=2 -D LAST_WARP_REFILLS=1
+    done
+    check $p 200 300 100 row n n --lda 104 --ldb 303 --ldc 305 --beta 0.5 -D A_REGISTERS=1 \
+      -D TILE_M=128 -D TILE_N=64 -D TILE_K=32 -D STAGES=4 -D LAST_WARP_REFILLS=1
+    check $p 3 70000 40 row n n --batch 3 --stride-c 210001 -D A_REGISTERS=1 -D TILE_M=128 \
+      -D TILE_N=128 -D TILE_K=16 -D STAGES=3 -D LAST_WARP_REFILLS=1
+  done
+  check tf32 1000 1000 1000 row n n -D A_REGISTERS=1 -D TILE_M=128 -D TILE_N=128 -D TILE_K=24 -D STAGES=3 \
+    -D LAST_WARP_REFILLS=1
+  check tf32 129 257 1000 row t n -D TILE_M=128 -D TILE_N=64 -D TILE_K=16 -D STAGES=3 -D LAST_WARP_REFILLS=1
+  check tf32 513 515 517 col n n -D A_REGISTERS=1 -D TILE_M=128 -D TILE_N=256 -D TILE_K=16 -D STAGES=2 \
+    -D LAST_WARP_REFILLS=1
 }
 {
 echo "== smoke: one small product in each precision (a hang or an error stops the script)"
@@ -92,6 +114,11 @@ if want check; then
   check tf32 513 515 517 row t n -D TILE_K=8 -D STAGES=4
   check tf32 129 257 1000 row n n -D TILE_M=64 -D TILE_K=8 -D STAGES=6
   registers_check
+  refill_check
+fi
+if want refill; then
+  echo "== correctness, the last warp refilling"
+  refill_check
 fi
 if want quickcheck; then
   echo "== correctness, a few shapes (wgmma, clgemm-run verification against the double reference)"
@@ -147,13 +174,16 @@ if want tune; then
   echo "== clgemm-tune, wgmma, classes ${TUNE_CLASSES:-large medium}"
   cp tuning/h200.json "$OUT/h200.json"
   for p in tf32 3xtf32; do
+    # Around what the variants measured best (tools/device/h200_wgmma_variants.sh).
     if [[ $p == tf32 ]]; then
-      space=(--space TILE_M=128 --space TILE_N=64,128 --space TILE_K=8,16,24,32,48 --space STAGES=3,4)
+      space=(--space TILE_M=128 --space TILE_N=64,128 --space TILE_K=16,24 --space STAGES=3
+             --space A_REGISTERS=0,1)
     else
-      space=(--space TILE_M=64,128 --space TILE_N=64,128 --space TILE_K=16,32 --space STAGES=3,4)
+      space=(--space TILE_M=64,128 --space TILE_N=64 --space TILE_K=32 --space STAGES=3,4
+             --space A_REGISTERS=1)
     fi
-    timeout 150 $B/clgemm-tune --kernel wgmma --precision $p --classes ${TUNE_CLASSES:-large medium} \
-      --budget 40,80s "${space[@]}" --space A_REGISTERS=0,1 --output "$OUT/h200.json" \
+    timeout 200 $B/clgemm-tune --kernel wgmma --precision $p --classes ${TUNE_CLASSES:-large medium} \
+      --budget 40,150s "${space[@]}" --space LAST_WARP_REFILLS=0,1 --output "$OUT/h200.json" \
       --state "$OUT/tune-wgmma-$p.json" 2>&1 | tail -12
   done
 fi
