@@ -25,9 +25,11 @@
 //   - the warpgroups multiply each page once its barrier completes, B (and A without
 //     A_REGISTERS) read through matrix descriptors. In TF32 the wgmma of one slice still runs
 //     while the next page is waited for and issued.
-// (Freeing pages through barriers of their own instead of the work-group barrier, so that the
-// warpgroups drift apart, measured slower on the H200: 150 against 214 TFLOP/s in TF32 at 4096
-// with 128 x 128 blocks 8 deep in 4 stages.)
+// (Freeing pages through barriers of their own, with work-item 0 waiting on them before each
+// refill, measured slower on the H200: 150 against 214 TFLOP/s in TF32 at 4096 with 128 x 128
+// blocks 8 deep in 4 stages. Counting warps out of a page, so that nobody waits, is
+// LAST_WARP_REFILLS: 241 against 229 with 128 x 128 blocks 24 deep, A in registers; the tuner
+// chooses per precision and shape class.)
 // Edges cost nothing in the loop: the packed blocks are zero beyond M, N and K, and only the
 // store checks the edge of C.
 #include "gemm_common.clh"
