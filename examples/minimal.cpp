@@ -1,7 +1,6 @@
 // The smallest useful clgemm program: C = A * B for two 300 x 200 and 200 x 100 matrices on
 // the default device, then one element checked by hand. The README shows this file.
 #include <clgemm/clgemm.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -13,8 +12,8 @@ int main() {
   clgemm::Context context;  // first GPU, else accelerator, else CPU (or $CLGEMM_PLATFORM/DEVICE)
   clgemm::RunSettings settings;
   settings.kernel = "tile";
-  const auto record = context.sgemm(clgemm::GemmProblem::packed(m, n, k), a.data(), b.data(),
-                                    c.data(), settings);
+  const auto record =
+      context.sgemm(clgemm::GemmProblem::packed(m, n, k), a.data(), b.data(), c.data(), settings);
 
   std::printf("%s %s on %s (program %s), C[0][0] = %g\n", record.kernel.c_str(),
               record.build_options.c_str(), context.device().name.c_str(),

@@ -18,8 +18,9 @@
 // takes K's range [s * k_slice, s * k_slice + k_slice) (k_slice a multiple of TILE_K, the
 // last slice shorter) and stores its partial product, without alpha, beta or the epilogue,
 // in slab s of C, c_slice_stride floats after slab s - 1; splitk_reduce.cl sums the slabs.
-// Built without it, group z computes product z whole (k_slice and c_slice_stride unused): the
-// slice arithmetic, a division per group, cost 10-15% of mid-size squares on an H200.
+// Built without it, group z computes product z whole (k_slice and c_slice_stride unused), so
+// launches that do not split K skip the slice arithmetic, a division per group, which slows
+// mid-size problems (docs/PERFORMANCE.md, "Design notes and measurements behind the kernels").
 #include "gemm_common.clh"
 #include "tf32.clh"
 

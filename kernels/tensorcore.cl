@@ -233,9 +233,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
 #pragma unroll
         for (int e = 0; e < 2; ++e) split_tf32(&b[j][e], &b_low[j][e]);
       // The tensor cores truncate what they add into the accumulator, a bias that grows with
-      // K (3xtf32 was 29x fp32's error at K = 16384). So the three products of each MMA_K-deep
-      // step are summed from zero, where the truncation is at their own small scale, and enter
-      // the accumulator through an ordinary round-to-nearest addition.
+      // K (measured: docs/PERFORMANCE.md). So the three products of each MMA_K-deep step are
+      // summed from zero, where the truncation is at their own small scale, and enter the
+      // accumulator through an ordinary round-to-nearest addition.
 #pragma unroll
       for (int i = 0; i < M_TILES; ++i)
 #pragma unroll

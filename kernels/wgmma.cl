@@ -1,7 +1,7 @@
 // wgmma: SGEMM in TF32 (PRECISION 1) or 3xTF32 (PRECISION 2) on Hopper's warpgroup MMA
 // (wgmma.mma_async, sm_90a), built through the PTX rewrite (kernels/wgmma.clh,
-// src/ptx_rewrite.hpp): the host builds it only on NVIDIA devices of compute capability 9.0
-// whose wgmma probe passed.
+// src/runtime/ptx_rewrite.hpp): the host builds it only on NVIDIA devices of compute
+// capability 9.0 whose wgmma probe passed.
 //
 // The host first packs A and B (kernels/wgmma_pack.cl) into blocks of TILE_M (or TILE_N) rows
 // by DEPTH of K, already rounded to TF32 (or split into high and low parts), K-major and laid
@@ -25,11 +25,9 @@
 //   - the warpgroups multiply each page once its barrier completes, B (and A without
 //     A_REGISTERS) read through matrix descriptors. In TF32 the wgmma of one slice still runs
 //     while the next page is waited for and issued.
-// (Freeing pages through barriers of their own, with work-item 0 waiting on them before each
-// refill, measured slower on the H200: 150 against 214 TFLOP/s in TF32 at 4096 with 128 x 128
-// blocks 8 deep in 4 stages. Counting warps out of a page, so that nobody waits, is
-// LAST_WARP_REFILLS: 241 against 229 with 128 x 128 blocks 24 deep, A in registers; the tuner
-// chooses per precision and shape class.)
+// The tuner chooses between the barrier and LAST_WARP_REFILLS per precision and shape class;
+// the other ways of freeing pages that were measured are in docs/PERFORMANCE.md ("Design notes
+// and measurements behind the kernels").
 // Edges cost nothing in the loop: the packed blocks are zero beyond M, N and K, and only the
 // store checks the edge of C.
 #include "gemm_common.clh"

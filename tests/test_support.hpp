@@ -28,8 +28,7 @@ inline Context& shared_context() {
 inline std::vector<std::string> fp32_kernel_names() {
   std::vector<std::string> names;
   for (const auto& kernel : kernel_catalog())
-    if (kernel.runs(Precision::FP32, /*tensor_cores=*/false))
-      names.push_back(kernel.name);
+    if (kernel.runs(Precision::FP32, /*tensor_cores=*/false)) names.push_back(kernel.name);
   return names;
 }
 

@@ -9,13 +9,14 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake pkg-config
+  ccache clang-format        # the builds' compiler cache; the format check (tools/ci/check_format.sh)
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo
   pocl-opencl-icd            # OpenCL on the CPU, the default device where no GPU exists
   oclgrind                   # OpenCL device simulator for the kernel checks (ctest -L oclgrind)
   libgtest-dev libcli11-dev nlohmann-json3-dev
   libclblast-dev libopenblas-dev   # the peers clgemm-bench compares against
-  clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for tools/fuzz.sh
-  python3-matplotlib         # tools/plot_bench.py, the bench's chart (ctest cli.bench_chart)
+  clang libclang-rt-14-dev   # the sanitized build: sanitizer runtimes and libFuzzer (tools/ci/fuzz.sh)
+  python3-matplotlib         # tools/bench/plot_bench.py, the bench's chart (ctest cli.bench_chart)
   python3-dev python3-venv   # the Python package: `pip install .` in .venv (docs/PYTHON.md)
 )
 
@@ -39,14 +40,14 @@ if ((${#missing[@]})); then
   fi
 fi
 
-# The Python environment for `pip install .` and tools/check_python.sh. pip fetches what the
+# The Python environment for `pip install .` and tools/ci/check_python.sh. pip fetches what the
 # build itself needs (scikit-build-core, nanobind); the tests need numpy, pytest and pyopencl.
-# pyclblast, which only the benchmark compares with, is built from source against
-# libclblast-dev: where that fails, the benchmark compares with NumPy alone.
+# pyclblast, which only the benchmark (tools/bench/bench_python.py) compares with, is built from
+# source against libclblast-dev: where that fails, the benchmark compares with NumPy alone.
 [ -x .venv/bin/python ] || /usr/bin/python3 -m venv .venv
 .venv/bin/python -m pip install -q numpy pytest pyopencl
 .venv/bin/python -m pip install -q pyclblast ||
-  echo "bootstrap: pyclblast did not install; tools/bench_python.py will compare with NumPy only"
+  echo "bootstrap: pyclblast did not install; tools/bench/bench_python.py will compare with NumPy only"
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@"
 cmake --build build -j "$(nproc)"

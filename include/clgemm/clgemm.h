@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clgemm/codes.h"
+#include "clgemm/export.h"
+
 /* The OpenCL C types (cl_mem, cl_command_queue, ...). The library targets OpenCL 1.2; a
  * program that wants another version defines CL_TARGET_OPENCL_VERSION itself. */
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -19,14 +22,8 @@
 extern "C" {
 #endif
 
-/* The CBLAS values, so that CblasRowMajor, CblasTrans, ... can be passed as they are. */
-enum {
-  CLGEMM_ROW_MAJOR = 101,
-  CLGEMM_COL_MAJOR = 102,
-  CLGEMM_NO_TRANS = 111,
-  CLGEMM_TRANS = 112,
-  CLGEMM_CONJ_TRANS = 113 /* the same as CLGEMM_TRANS for real data */
-};
+/* CLGEMM_ROW_MAJOR, CLGEMM_TRANS, ...: the CBLAS values, in clgemm/codes.h with the precision
+ * modes and the epilogue's kinds. */
 
 /* One distinct code per kind of failure and per argument at fault. The values are stable. */
 typedef enum clgemm_status {
@@ -63,18 +60,18 @@ typedef enum clgemm_status {
   CLGEMM_OPENCL_FAILURE = 30,       /* an OpenCL call failed at run time */
   CLGEMM_OUT_OF_HOST_MEMORY = 31,
   CLGEMM_UNKNOWN_ERROR = 32,
-  CLGEMM_INVALID_PRECISION = 33,    /* not one of the clgemm_precision values */
+  CLGEMM_INVALID_PRECISION = 33,     /* not one of the clgemm_precision values */
   CLGEMM_UNSUPPORTED_PRECISION = 34, /* the chosen kernel cannot compute that precision */
   CLGEMM_FILE_ERROR = 35,            /* a file clgemm reads or writes cannot be used */
   CLGEMM_INVALID_BATCH = 36,         /* a negative batch count, or one above 2^31 - 1 */
   CLGEMM_INVALID_STRIDE_A = 37,      /* negative */
   CLGEMM_INVALID_STRIDE_B = 38,
-  CLGEMM_INVALID_STRIDE_C = 39,      /* negative, or smaller than one C: products would overlap */
-  CLGEMM_OVERLAPPING_C = 40,         /* two entries of a product table write the same C */
-  CLGEMM_INVALID_PRODUCTS = 41,      /* a null, foreign or too short product table */
-  CLGEMM_INVALID_BIAS = 42,          /* an unknown bias kind, or its vector missing or foreign */
-  CLGEMM_BIAS_TOO_SMALL = 43,        /* the bias vector is shorter than the batch reads */
-  CLGEMM_INVALID_ACTIVATION = 44     /* an unknown activation, or clamp bounds low > high / NaN */
+  CLGEMM_INVALID_STRIDE_C = 39,  /* negative, or smaller than one C: products would overlap */
+  CLGEMM_OVERLAPPING_C = 40,     /* two entries of a product table write the same C */
+  CLGEMM_INVALID_PRODUCTS = 41,  /* a null, foreign or too short product table */
+  CLGEMM_INVALID_BIAS = 42,      /* an unknown bias kind, or its vector missing or foreign */
+  CLGEMM_BIAS_TOO_SMALL = 43,    /* the bias vector is shorter than the batch reads */
+  CLGEMM_INVALID_ACTIVATION = 44 /* an unknown activation, or clamp bounds low > high / NaN */
 } clgemm_status;
 
 /* The arithmetic of the products of A and B (clgemm::Precision), set per context with
@@ -83,11 +80,8 @@ typedef enum clgemm_status {
  * and accumulates in FP32; 3XTF32 splits each operand into a TF32 high and low part and adds three
  * TF32 products, for about FP32 accuracy. Both run on tensor cores where the device has them
  * (NVIDIA, compute capability 8.0 or newer) and on the portable kernel "blocked" elsewhere. */
-typedef enum clgemm_precision {
-  CLGEMM_PRECISION_FP32 = 0,
-  CLGEMM_PRECISION_TF32 = 1,
-  CLGEMM_PRECISION_3XTF32 = 2
-} clgemm_precision;
+/* clgemm_precision: CLGEMM_PRECISION_FP32, CLGEMM_PRECISION_TF32, CLGEMM_PRECISION_3XTF32
+ * (clgemm/codes.h). */
 
 /* A device and the programs built for it. A context may be used from several threads at once;
  * buffers, queues and events follow the OpenCL rules. */
@@ -96,21 +90,22 @@ typedef struct clgemm_context clgemm_context;
 /* Opens a device. `platform` and `device` are each an index ("0") or a case-insensitive name
  * substring; NULL or "" falls back to $CLGEMM_PLATFORM / $CLGEMM_DEVICE, then to the first
  * GPU, else accelerator, else CPU. On success *out is the new context; on failure, NULL. */
-clgemm_status clgemm_context_create(const char* platform, const char* device, clgemm_context** out);
+CLGEMM_API clgemm_status clgemm_context_create(const char* platform, const char* device,
+                                               clgemm_context** out);
 
 /* Works inside an OpenCL context the caller already has (retained, not taken over), so that
  * the caller's buffers and queues can be passed to clgemm_sgemm_buffers. */
-clgemm_status clgemm_context_create_from_cl(cl_context context, cl_device_id device,
-                                            clgemm_context** out);
+CLGEMM_API clgemm_status clgemm_context_create_from_cl(cl_context context, cl_device_id device,
+                                                       clgemm_context** out);
 
 /* Releases the context; NULL is ignored. */
-void clgemm_context_destroy(clgemm_context* context);
+CLGEMM_API void clgemm_context_destroy(clgemm_context* context);
 
 /* The OpenCL context and device a clgemm context works in (not retained for the caller), and
  * the device's name; NULL for a NULL context. */
-cl_context clgemm_context_cl_context(const clgemm_context* context);
-cl_device_id clgemm_context_cl_device(const clgemm_context* context);
-const char* clgemm_context_device_name(const clgemm_context* context);
+CLGEMM_API cl_context clgemm_context_cl_context(const clgemm_context* context);
+CLGEMM_API cl_device_id clgemm_context_cl_device(const clgemm_context* context);
+CLGEMM_API const char* clgemm_context_device_name(const clgemm_context* context);
 
 /* Sets the precision (a clgemm_precision value) of the later clgemm_sgemm and
  * clgemm_sgemm_buffers calls on this context; a new context computes in FP32. A value that is
@@ -118,40 +113,42 @@ const char* clgemm_context_device_name(const clgemm_context* context);
  * kernel and "blocked" compute every precision, "tensorcore" only TF32 and 3XTF32 and only on
  * tensor cores, the other kernels only FP32: a call whose kernel cannot compute the context's
  * precision returns CLGEMM_UNSUPPORTED_PRECISION, C untouched. */
-clgemm_status clgemm_context_set_precision(clgemm_context* context, int precision);
+CLGEMM_API clgemm_status clgemm_context_set_precision(clgemm_context* context, int precision);
 
 /* The context's precision into *out (CLGEMM_INVALID_ARGUMENT for a NULL out). */
-clgemm_status clgemm_context_get_precision(const clgemm_context* context, int* out);
+CLGEMM_API clgemm_status clgemm_context_get_precision(const clgemm_context* context, int* out);
 
 /* C = alpha * op(A) * op(B) + beta * C on host arrays, blocking. C is m x n, op(A) m x k,
  * op(B) k x n, each stored in `layout` with its leading dimension (pass a pointer past the
  * start for an offset). With beta = 0, C is not read. C is written only if the call succeeds.
  * `kernel` is NULL for the default, a name ("tile"), or a name with parameter overrides
  * ("coarsened:TILE=16,ITEM=4"). */
-clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m,
-                           int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-                           const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
-                           const char* kernel);
+CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int trans_a, int trans_b,
+                                      int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                                      int64_t lda, const float* b, int64_t ldb, float beta,
+                                      float* c, int64_t ldc, const char* kernel);
 
 /* The same on cl_mem buffers of this context, enqueued on `queue` (of this context and device)
  * without waiting. Offsets count elements from each buffer's start. `event`, when not NULL,
  * receives the event of the call's last launch (the caller releases it), complete once C holds
  * the result, or NULL on failure. */
-clgemm_status clgemm_sgemm_buffers(clgemm_context* context, int layout, int trans_a, int trans_b,
-                                   int64_t m, int64_t n, int64_t k, float alpha, cl_mem a,
-                                   size_t a_offset, int64_t lda, cl_mem b, size_t b_offset,
-                                   int64_t ldb, float beta, cl_mem c, size_t c_offset, int64_t ldc,
-                                   cl_command_queue queue, cl_event* event, const char* kernel);
+CLGEMM_API clgemm_status clgemm_sgemm_buffers(clgemm_context* context, int layout, int trans_a,
+                                              int trans_b, int64_t m, int64_t n, int64_t k,
+                                              float alpha, cl_mem a, size_t a_offset, int64_t lda,
+                                              cl_mem b, size_t b_offset, int64_t ldb, float beta,
+                                              cl_mem c, size_t c_offset, int64_t ldc,
+                                              cl_command_queue queue, cl_event* event,
+                                              const char* kernel);
 
 /* The library's version, "MAJOR.MINOR.PATCH" (never NULL). */
-const char* clgemm_version(void);
+CLGEMM_API const char* clgemm_version(void);
 
 /* A one-line description of a status, e.g. "invalid ldb" (never NULL). */
-const char* clgemm_status_string(clgemm_status status);
+CLGEMM_API const char* clgemm_status_string(clgemm_status status);
 
 /* The full message of the last failing call on this thread ("" if none failed yet); valid
  * until the next failing call on this thread. Successful calls leave it as it was. */
-const char* clgemm_last_error_message(void);
+CLGEMM_API const char* clgemm_last_error_message(void);
 
 /* ---- Batched GEMM and fused epilogues ------------------------------------------------- */
 
@@ -162,15 +159,7 @@ const char* clgemm_last_error_message(void);
  * points, bias_buffer on the buffer ones (the other stays NULL). activation is one of the
  * CLGEMM_ACTIVATION_ values; GELU is the tanh form, and NaN passes through every activation.
  * A NULL clgemm_epilogue* is the identity. */
-enum {
-  CLGEMM_BIAS_NONE = 0,
-  CLGEMM_BIAS_PER_ROW = 1,
-  CLGEMM_BIAS_PER_COLUMN = 2,
-  CLGEMM_ACTIVATION_NONE = 0,
-  CLGEMM_ACTIVATION_RELU = 1,
-  CLGEMM_ACTIVATION_GELU = 2,
-  CLGEMM_ACTIVATION_CLAMP = 3 /* min(max(x, clamp_low), clamp_high) */
-};
+/* The CLGEMM_BIAS_ and CLGEMM_ACTIVATION_ values are in clgemm/codes.h. */
 typedef struct clgemm_epilogue {
   int bias;
   const float* bias_data;
@@ -192,33 +181,32 @@ typedef struct clgemm_batch_product {
  * (elements), likewise B_p and C_p, with the epilogue. A stride of 0 for A or B broadcasts it;
  * stride_c must separate the products (at least one C's extent). batch = 0 is a quick return.
  * On host arrays, blocking; C is written only if the call succeeds. */
-clgemm_status clgemm_sgemm_strided_batched(clgemm_context* context, int layout, int trans_a,
-                                           int trans_b, int64_t m, int64_t n, int64_t k,
-                                           float alpha, const float* a, int64_t lda,
-                                           int64_t stride_a, const float* b, int64_t ldb,
-                                           int64_t stride_b, float beta, float* c, int64_t ldc,
-                                           int64_t stride_c, int64_t batch,
-                                           const clgemm_epilogue* epilogue, const char* kernel);
+CLGEMM_API clgemm_status clgemm_sgemm_strided_batched(
+    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+    float alpha, const float* a, int64_t lda, int64_t stride_a, const float* b, int64_t ldb,
+    int64_t stride_b, float beta, float* c, int64_t ldc, int64_t stride_c, int64_t batch,
+    const clgemm_epilogue* epilogue, const char* kernel);
 /* The same on cl_mem buffers, enqueued on `queue` without waiting (see clgemm_sgemm_buffers). */
-clgemm_status clgemm_sgemm_strided_batched_buffers(
-    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n,
-    int64_t k, float alpha, cl_mem a, size_t a_offset, int64_t lda, int64_t stride_a, cl_mem b,
+CLGEMM_API clgemm_status clgemm_sgemm_strided_batched_buffers(
+    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+    float alpha, cl_mem a, size_t a_offset, int64_t lda, int64_t stride_a, cl_mem b,
     size_t b_offset, int64_t ldb, int64_t stride_b, float beta, cl_mem c, size_t c_offset,
     int64_t ldc, int64_t stride_c, int64_t batch, const clgemm_epilogue* epilogue,
     cl_command_queue queue, cl_event* event, const char* kernel);
 /* `batch` products, product p with the offsets, alpha and beta of products[p] (CLBlast's
  * GemmBatched). The C ranges of the entries must not overlap. On host arrays, blocking. */
-clgemm_status clgemm_sgemm_batched(clgemm_context* context, int layout, int trans_a, int trans_b,
-                                   int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                                   const float* b, int64_t ldb, float* c, int64_t ldc,
-                                   const clgemm_batch_product* products, int64_t batch,
-                                   const clgemm_epilogue* epilogue, const char* kernel);
+CLGEMM_API clgemm_status clgemm_sgemm_batched(clgemm_context* context, int layout, int trans_a,
+                                              int trans_b, int64_t m, int64_t n, int64_t k,
+                                              const float* a, int64_t lda, const float* b,
+                                              int64_t ldb, float* c, int64_t ldc,
+                                              const clgemm_batch_product* products, int64_t batch,
+                                              const clgemm_epilogue* epilogue, const char* kernel);
 /* The same on cl_mem buffers: the table is `products` on the host, or `products_buffer` (a
  * cl_mem of the context holding entries from entry `products_offset` on; the other NULL),
  * which is read back once, after the queue's earlier work, to be validated. */
-clgemm_status clgemm_sgemm_batched_buffers(
-    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n,
-    int64_t k, cl_mem a, int64_t lda, cl_mem b, int64_t ldb, cl_mem c, int64_t ldc,
+CLGEMM_API clgemm_status clgemm_sgemm_batched_buffers(
+    clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+    cl_mem a, int64_t lda, cl_mem b, int64_t ldb, cl_mem c, int64_t ldc,
     const clgemm_batch_product* products, cl_mem products_buffer, size_t products_offset,
     int64_t batch, const clgemm_epilogue* epilogue, cl_command_queue queue, cl_event* event,
     const char* kernel);

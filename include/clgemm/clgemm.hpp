@@ -3,7 +3,6 @@
 
 #include "clgemm/device.hpp"
 #include "clgemm/errors.hpp"
-#include "clgemm/files.hpp"
 #include "clgemm/gemm.hpp"
 #include "clgemm/kernels.hpp"
 #include "clgemm/measure.hpp"

@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "clgemm/export.h"
+
 namespace clgemm {
 
 enum class DeviceType { GPU, Accelerator, CPU, Other };
 
 // What the library needs to know about a device to build and launch its kernels.
-struct DeviceLimits {
+struct CLGEMM_API DeviceLimits {
   std::string platform_name;
   std::string platform_version;
   std::string name;
@@ -30,22 +32,22 @@ struct DeviceLimits {
   std::string extensions;
 };
 
-const char* device_type_name(DeviceType type);
+CLGEMM_API const char* device_type_name(DeviceType type);
 
 // Which device to use. Empty fields fall back to the environment variables CLGEMM_PLATFORM and
 // CLGEMM_DEVICE, then to the default: the first GPU, else any accelerator, else the CPU. Each
 // selector is an index ("0", "1", ...) or a case-insensitive substring of the name.
-struct DeviceRequest {
+struct CLGEMM_API DeviceRequest {
   std::string platform;
   std::string device;
 };
 
 // One entry per device on every platform, in enumeration order.
-struct DeviceListing {
+struct CLGEMM_API DeviceListing {
   std::size_t platform_index;
   std::size_t device_index;
   DeviceLimits limits;
 };
-std::vector<DeviceListing> list_devices();
+CLGEMM_API std::vector<DeviceListing> list_devices();
 
 }  // namespace clgemm

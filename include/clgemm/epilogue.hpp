@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <string>
 
+#include "clgemm/codes.h"
+#include "clgemm/export.h"
+
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
@@ -17,9 +20,9 @@ namespace clgemm {
 
 // Which vector is added to C before the activation.
 enum class Bias : int {
-  None = 0,
-  PerRow = 1,     // M values: bias[i] is added to every element of row i of C
-  PerColumn = 2,  // N values: bias[j] is added to every element of column j of C
+  None = CLGEMM_BIAS_NONE,
+  PerRow = CLGEMM_BIAS_PER_ROW,        // M values: bias[i] is added to every element of row i of C
+  PerColumn = CLGEMM_BIAS_PER_COLUMN,  // N values: bias[j] is added to every element of column j
 };
 
 // The activation applied last. Each has a defined answer for every input:
@@ -28,9 +31,14 @@ enum class Bias : int {
 //   x / (1 + exp(-2u)) with u the tanh argument (the same function, without the cancellation of
 //   1 + tanh(u) for negative x); GELU(+inf) = +inf, GELU(-inf) = -0, GELU(NaN) = NaN.
 // - Clamp(x) = min(max(x, low), high) with low <= high (either may be infinite); NaN stays NaN.
-enum class Activation : int { None = 0, ReLU = 1, GELU = 2, Clamp = 3 };
+enum class Activation : int {
+  None = CLGEMM_ACTIVATION_NONE,
+  ReLU = CLGEMM_ACTIVATION_RELU,
+  GELU = CLGEMM_ACTIVATION_GELU,
+  Clamp = CLGEMM_ACTIVATION_CLAMP
+};
 
-struct Epilogue {
+struct CLGEMM_API Epilogue {
   Bias bias = Bias::None;
   // The bias vector: a host array on the host-array path, a cl_mem of the context on the
   // buffer path (the other must stay null). It holds bias_offset + (batch - 1) * bias_stride +
@@ -46,13 +54,13 @@ struct Epilogue {
   bool is_identity() const { return bias == Bias::None && activation == Activation::None; }
 };
 
-const char* bias_name(Bias bias);                    // "none", "per-row", "per-column"
-const char* activation_name(Activation activation);  // "none", "relu", "gelu", "clamp"
+CLGEMM_API const char* bias_name(Bias bias);                    // "none", "per-row", "per-column"
+CLGEMM_API const char* activation_name(Activation activation);  // "none", "relu", "gelu", "clamp"
 // "none", or e.g. "per-column bias, gelu" or "clamp to [0, 6]".
-std::string describe_epilogue(const Epilogue& epilogue);
+CLGEMM_API std::string describe_epilogue(const Epilogue& epilogue);
 
 // The epilogue applied to one value v = alpha * (A * B)[i][j] + beta * C[i][j], with the bias
 // element already chosen; the host reference of the kernels' formulas (in double).
-double apply_activation(const Epilogue& epilogue, double v);
+CLGEMM_API double apply_activation(const Epilogue& epilogue, double v);
 
 }  // namespace clgemm

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "clgemm/export.h"
+
 namespace clgemm {
 
 enum class ErrorCode {
@@ -28,35 +30,46 @@ enum class ErrorCode {
 };
 
 // A short stable name for a code, e.g. "invalid-leading-dimension".
-const char* error_code_name(ErrorCode code);
+CLGEMM_API const char* error_code_name(ErrorCode code);
 
 // The argument at fault, when an error has one. The C API maps (code, argument) to its status
 // in one table (c_status.cpp), so a new argument cannot silently fall back to a generic status.
 enum class Argument {
   None,
-  M, N, K,                  // the sizes
-  Lda, Ldb, Ldc,            // the leading dimensions
-  Layout, TransA, TransB,   // the storage order and transposes
-  A, B, C,                  // the matrices: a host array, or a cl_mem on the buffer path
-  Batch,                    // the batch count
-  StrideA, StrideB, StrideC,  // the strides between a batch's products
-  Products,                 // a batch's product table
-  Bias,                     // the epilogue's bias: its kind, vector, offset or stride
-  Activation,               // the epilogue's activation and its clamp bounds
-  Queue,                    // the caller's command queue
-  OpenCLContext, OpenCLDevice,
-  Kernel,                   // the kernel name or its parameter text
+  M,
+  N,
+  K,  // the sizes
+  Lda,
+  Ldb,
+  Ldc,  // the leading dimensions
+  Layout,
+  TransA,
+  TransB,  // the storage order and transposes
+  A,
+  B,
+  C,      // the matrices: a host array, or a cl_mem on the buffer path
+  Batch,  // the batch count
+  StrideA,
+  StrideB,
+  StrideC,     // the strides between a batch's products
+  Products,    // a batch's product table
+  Bias,        // the epilogue's bias: its kind, vector, offset or stride
+  Activation,  // the epilogue's activation and its clamp bounds
+  Queue,       // the caller's command queue
+  OpenCLContext,
+  OpenCLDevice,
+  Kernel,  // the kernel name or its parameter text
   Precision,
-  Settings,                 // RunSettings' run counts
+  Settings,  // RunSettings' run counts
   ShapeClass,
   TuningFile,
-  File,                     // any other file clgemm reads or writes
+  File,  // any other file clgemm reads or writes
 };
 
 // Its name as the API spells it: "M", "lda", "transA", "queue", ... ("" for None).
-const char* argument_name(Argument argument);
+CLGEMM_API const char* argument_name(Argument argument);
 
-class Error : public std::runtime_error {
+class CLGEMM_API Error : public std::runtime_error {
  public:
   Error(ErrorCode code, const std::string& message, Argument argument = Argument::None)
       : std::runtime_error(message), code_(code), argument_(argument) {}
@@ -71,7 +84,7 @@ class Error : public std::runtime_error {
 
 // The OpenCL compiler rejected a kernel. The message names the kernel, device and options and
 // includes the build log; each piece is also available on its own.
-class BuildError : public Error {
+class CLGEMM_API BuildError : public Error {
  public:
   BuildError(const std::string& kernel, const std::string& device, const std::string& options,
              const std::string& log);
@@ -85,7 +98,7 @@ class BuildError : public Error {
 };
 
 // An OpenCL call returned an error status at run time.
-class OpenCLError : public Error {
+class CLGEMM_API OpenCLError : public Error {
  public:
   OpenCLError(const std::string& call, int status);
   int status() const { return status_; }

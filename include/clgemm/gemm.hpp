@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "clgemm/codes.h"
+#include "clgemm/export.h"
+
 // The OpenCL C types (cl_mem, cl_command_queue, ...). The library targets OpenCL 1.2; a
 // program that wants another version defines CL_TARGET_OPENCL_VERSION itself.
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -25,10 +28,14 @@
 namespace clgemm {
 
 // Storage order of all three matrices, with the CBLAS values.
-enum class Layout : int { RowMajor = 101, ColumnMajor = 102 };
+enum class Layout : int { RowMajor = CLGEMM_ROW_MAJOR, ColumnMajor = CLGEMM_COL_MAJOR };
 // Whether op(X) is X or its transpose, with the CBLAS values.
 // ConjTrans is Trans for real data, as in CBLAS.
-enum class Transpose : int { NoTrans = 111, Trans = 112, ConjTrans = 113 };
+enum class Transpose : int {
+  NoTrans = CLGEMM_NO_TRANS,
+  Trans = CLGEMM_TRANS,
+  ConjTrans = CLGEMM_CONJ_TRANS
+};
 // Whether op(X) is X's transpose: Trans or ConjTrans.
 inline bool is_transposed(Transpose t) {
   return t == Transpose::Trans || t == Transpose::ConjTrans;
@@ -37,7 +44,7 @@ inline bool is_transposed(Transpose t) {
 // One product of a batch with its own offsets and scalars (CLBlast's GemmBatched): the
 // layout of each entry of a product table, on the host or in a cl_mem (32 bytes, the same in
 // OpenCL C).
-struct BatchProduct {
+struct CLGEMM_API BatchProduct {
   cl_ulong a_offset = 0, b_offset = 0, c_offset = 0;  // elements from each buffer's start
   cl_float alpha = 1.0f, beta = 0.0f;
 };
@@ -46,7 +53,7 @@ static_assert(sizeof(BatchProduct) == 32, "BatchProduct must match the kernels' 
 // Where a batch's product table is: `batch` entries from a host array, or from a cl_mem of
 // the context starting `offset` entries in (the other stays null). A table in a cl_mem is
 // read back once per call, so its entries can be validated before anything is launched.
-struct ProductTable {
+struct CLGEMM_API ProductTable {
   const BatchProduct* host = nullptr;
   cl_mem buffer = nullptr;
   std::size_t offset = 0;  // entries
@@ -71,7 +78,7 @@ struct ProductTable {
 //
 // The epilogue (clgemm/epilogue.hpp) applies to every call: C = act(alpha * op(A) * op(B) +
 // beta * C + bias), with the same BLAS semantics for A, B and C.
-struct GemmProblem {
+struct CLGEMM_API GemmProblem {
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::NoTrans;
   Transpose trans_b = Transpose::NoTrans;
@@ -124,25 +131,33 @@ struct GemmProblem {
 // Throws Error(InvalidSize / InvalidLeadingDimension / InvalidArgument) naming the argument
 // and the limit: sizes, leading dimensions, the batch count, strides (C's products must not
 // overlap), a host product table's entries and the epilogue.
-void validate_problem(const GemmProblem& problem);
+CLGEMM_API void validate_problem(const GemmProblem& problem);
 // Checks the entries of a product table (as validate_problem does for a host table): offsets
 // whose extents fit 64 bits, and C ranges that do not overlap.
-void validate_products(const GemmProblem& problem, const BatchProduct* entries);
+CLGEMM_API void validate_products(const GemmProblem& problem, const BatchProduct* entries);
 
 // Throws Error(AllocationTooLarge) naming the matrix, its bytes and the device limit when the
 // host-array path could not hold the problem on `device`: a matrix above
 // CL_DEVICE_MAX_MEM_ALLOC_SIZE, or A, B and C (twice, when beta != 0) above
 // CL_DEVICE_GLOBAL_MEM_SIZE. Call it before allocating host matrices for a problem.
-void check_fits_device(const GemmProblem& problem, const DeviceLimits& device);
+CLGEMM_API void check_fits_device(const GemmProblem& problem, const DeviceLimits& device);
 
 // What to run: the kernel, its parameter overrides and the precision. Calling is not
 // measuring: repetition, statistics and verification live in clgemm/measure.hpp.
-struct RunSettings {
+struct CLGEMM_API RunSettings {
   // A name from kernel_catalog(), or "auto": the tuning database's choice for the device and
   // the problem's shape class (see clgemm/tuning.hpp), derived parameters where it has none.
   std::string kernel = "auto";
   KernelOptions overrides;  // replaces derived parameters, e.g. {{"TILE", 8}}
   Precision precision = Precision::FP32;
+};
+
+// A kernel chosen for a problem: by choose_kernel() (clgemm/tuning.hpp) from the tuning
+// database, or by Context::choose() as a call would run it.
+struct CLGEMM_API KernelChoice {
+  std::string kernel;
+  KernelOptions overrides;  // empty: the parameters derived from the device
+  std::string reason;
 };
 
 // Where the program a call ran came from.
@@ -152,10 +167,10 @@ enum class ProgramOrigin {
   DiskCache,  // built from a binary in the on-disk cache by this call
   Memory,     // already built in this context
 };
-const char* program_origin_name(ProgramOrigin origin);  // "none", "compiled", ...
+CLGEMM_API const char* program_origin_name(ProgramOrigin origin);  // "none", "compiled", ...
 
 // The record of what one call ran, returned by both sgemm paths (and by build()).
-struct GemmRecord {
+struct CLGEMM_API GemmRecord {
   std::string kernel;         // the kernel that ran (never "auto"): a catalogue name,
                               // "scale_c" (C = beta * C only) or "none"
   std::string kernel_choice;  // why: auto's choice, or the BLAS case that needed no product
@@ -163,10 +178,10 @@ struct GemmRecord {
   // How the precision was computed: "fp32", "tensor cores (mma.sync)", "portable (operands
   // rounded like the tensor-core path, products by FMA)", or "none".
   std::string precision_path = "fp32";
-  KernelOptions options;       // the parameters the kernel was built with
-  std::string build_options;   // the full option string given to the compiler
+  KernelOptions options;      // the parameters the kernel was built with
+  std::string build_options;  // the full option string given to the compiler
   ProgramOrigin origin = ProgramOrigin::None;
-  double build_seconds = 0;    // compiling or loading the program; 0 from memory
+  double build_seconds = 0;  // compiling or loading the program; 0 from memory
   // What the built kernel reports (CL_KERNEL_LOCAL_MEM_SIZE, CL_KERNEL_COMPILE_WORK_GROUP_SIZE),
   // to compare with the catalogue's model (kernel_local_memory_bytes, kernel_work_group).
   std::size_t kernel_local_memory_bytes = 0;
@@ -189,7 +204,7 @@ struct GemmRecord {
 // Calls with several launches share one device workspace owned by the Context (grown on
 // demand up to a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE, kept for later calls); such calls
 // are ordered on the device, each waiting for the previous one's use of it.
-class Context {
+class CLGEMM_API Context {
  public:
   // Opens the device chosen by `request` (see DeviceRequest for the defaults).
   explicit Context(const DeviceRequest& request = {});
@@ -210,6 +225,12 @@ class Context {
   // computed the right product (checked once per device and process).
   bool has_wgmma();
 
+  // What sgemm() runs for `problem` and `settings`, decided exactly as sgemm() decides it
+  // (`auto` resolved for this device and its tensor cores; edge-aware tiling named in the
+  // reason), without touching an operand: the kernel (never "auto"; "scale_c" where C is only
+  // scaled, "none" where nothing is computed), its overrides and why. Throws like sgemm() for
+  // a problem or setting that is not valid.
+  KernelChoice choose(const GemmProblem& problem, const RunSettings& settings = {});
   // Builds the kernel (or finds it in this context's cache) and returns the parameters it was
   // built with; sgemm() does this itself, so calling it first only separates the build time.
   GemmRecord build(const std::string& kernel, const KernelOptions& overrides = {},
@@ -228,9 +249,8 @@ class Context {
   // events, so an out-of-order queue runs them in order too. The buffers must hold
   // problem.a_elements() etc. floats; offsets count from each buffer's start. Returns what
   // was enqueued.
-  GemmRecord sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
-                   cl_command_queue queue, cl_event* event = nullptr,
-                   const RunSettings& settings = {},
+  GemmRecord sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c, cl_command_queue queue,
+                   cl_event* event = nullptr, const RunSettings& settings = {},
                    const std::vector<cl_event>& wait_list = {});
 
   cl_context opencl_context() const;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clgemm/device.hpp"
+#include "clgemm/export.h"
 #include "clgemm/precision.hpp"
 
 namespace clgemm {
@@ -18,7 +19,7 @@ namespace clgemm {
 // Compile-time parameters of one kernel, by name (e.g. {"TILE", 16}).
 using KernelOptions = std::map<std::string, long>;
 
-struct KernelParameter {
+struct CLGEMM_API KernelParameter {
   std::string name;
   std::string meaning;
   long minimum = 1;  // the range validate_options() accepts
@@ -28,7 +29,7 @@ struct KernelParameter {
   std::vector<long> candidates = {};
 };
 
-struct KernelDescription {
+struct CLGEMM_API KernelDescription {
   std::string name;     // as given to --kernel, e.g. "tile"
   std::string file;     // source file under the kernel directory, e.g. "tile.cl"
   std::string summary;  // one line on the idea the kernel teaches
@@ -52,80 +53,87 @@ struct KernelDescription {
 };
 
 // Every kernel, in ladder order (base first).
-const std::vector<KernelDescription>& kernel_catalog();
+CLGEMM_API const std::vector<KernelDescription>& kernel_catalog();
 // The kernel of that name; throws Error(UnknownKernel) listing the valid names.
-const KernelDescription& find_kernel(const std::string& name);
+CLGEMM_API const KernelDescription& find_kernel(const std::string& name);
 
 // The parameters the host picks for this kernel on a device with these limits.
-KernelOptions derive_options(const std::string& kernel, const DeviceLimits& limits);
+CLGEMM_API KernelOptions derive_options(const std::string& kernel, const DeviceLimits& limits);
 
 // The derived parameters with `overrides` applied on top. Throws Error(InvalidOption) for an
 // override the kernel does not take or a combination that breaks one of its constraints (the
 // message names the constraint and the values).
-KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& limits,
-                              const KernelOptions& overrides);
+CLGEMM_API KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& limits,
+                                         const KernelOptions& overrides);
 
 // Checks a complete set of parameters against the kernel's constraints and the device limits.
-void validate_options(const std::string& kernel, const KernelOptions& options,
-                      const DeviceLimits& limits);
+CLGEMM_API void validate_options(const std::string& kernel, const KernelOptions& options,
+                                 const DeviceLimits& limits);
 
 // The kernel's model, for a complete set of its parameters (e.g. from resolve_options): the
 // work-group (x, y) it launches with, the bytes of local memory it declares, and the block one
 // work-group covers (rows and columns of C, and the depth of one K step). Each throws
 // Error(UnknownKernel) or Error(InvalidOption) for an unknown kernel or a missing parameter.
-std::array<std::size_t, 2> kernel_work_group(const std::string& kernel, const KernelOptions& options);
-std::size_t kernel_local_memory_bytes(const std::string& kernel, const KernelOptions& options);
-std::array<std::int64_t, 3> kernel_block(const std::string& kernel, const KernelOptions& options);
+CLGEMM_API std::array<std::size_t, 2> kernel_work_group(const std::string& kernel,
+                                                        const KernelOptions& options);
+CLGEMM_API std::size_t kernel_local_memory_bytes(const std::string& kernel,
+                                                 const KernelOptions& options);
+CLGEMM_API std::array<std::int64_t, 3> kernel_block(const std::string& kernel,
+                                                    const KernelOptions& options);
 // Outputs of C one work-item accumulates at once (1 for the kernels without a block of their
 // own, ITEM_M * ITEM_N or ITEM^2 for the blocked ones, a warp tile's share for tensorcore), and
 // the floats it keeps in registers: those accumulators, its share of a local page staged
 // through registers, and a private array (PRIVATE_K). A GPU work-item has at most 255 32-bit
 // registers; a model above that spills.
-long kernel_outputs_per_work_item(const std::string& kernel, const KernelOptions& options);
-long kernel_registers_per_work_item(const std::string& kernel, const KernelOptions& options);
+CLGEMM_API long kernel_outputs_per_work_item(const std::string& kernel,
+                                             const KernelOptions& options);
+CLGEMM_API long kernel_registers_per_work_item(const std::string& kernel,
+                                               const KernelOptions& options);
 
 // Where kernel sources are looked for, in order: $CLGEMM_KERNEL_DIR, the directory named by
 // set_kernel_directory(), share/clgemm/kernels beside the installed library, then (unless
 // built with CLGEMM_KERNEL_DIR_FALLBACKS=OFF, as the Python wheel is) the source tree's
 // kernels/ and the configured install prefix.
-std::vector<std::string> kernel_search_path();
+CLGEMM_API std::vector<std::string> kernel_search_path();
 // Names a directory of kernel sources for the whole process, searched after $CLGEMM_KERNEL_DIR
 // and before the others: for a program that ships the kernels in a place of its own (the
 // Python package keeps them inside itself). The shipped tuning files are looked for beside it
 // (its parent's tuning/), as beside every kernel directory. Applies to kernels loaded and
 // tuning databases read afterwards; an empty string removes it. Safe to call from any thread.
-void set_kernel_directory(const std::string& directory);
+CLGEMM_API void set_kernel_directory(const std::string& directory);
 // The file `name` (e.g. "tile.cl") is loaded from: the first regular file of that name on the
 // search path. Throws Error(KernelSourceNotFound) listing every place it looked.
-std::string kernel_source_path(const std::string& name);
+CLGEMM_API std::string kernel_source_path(const std::string& name);
 
 // "-D NAME=value ..." as passed to the OpenCL compiler.
-std::string format_build_options(const KernelOptions& options);
+CLGEMM_API std::string format_build_options(const KernelOptions& options);
 
 // One parameter as users write it: "NAME=value", NAME an identifier and value a decimal
 // integer (optional sign) that fits a long, with nothing after it; spaces around either are
 // ignored. Throws Error(InvalidOption) quoting the text and saying what is wrong.
-std::pair<std::string, long> parse_option_assignment(const std::string& text);
+CLGEMM_API std::pair<std::string, long> parse_option_assignment(const std::string& text);
 
 // A kernel and its parameter overrides as users write them: "tile" or
 // "coarsened:TILE=16,ITEM=4" (the C API's kernel argument). An empty name means the default
 // ("auto"). Throws Error(InvalidOption) for a malformed override or one given twice; the names
 // themselves are checked when the kernel is prepared.
-struct KernelSelection {
+struct CLGEMM_API KernelSelection {
   std::string kernel = "auto";
   KernelOptions overrides;
 };
-KernelSelection parse_kernel_selection(const std::string& text);
+CLGEMM_API KernelSelection parse_kernel_selection(const std::string& text);
 
 // The kernel's traffic model: bytes it moves to and from global memory for a row-major
 // M x N x K problem with these parameters. A and B count as the work-items load them (e.g.
 // base: 2*M*N*K floats, no reuse; tile: M*N*K*(2/TILE)), C is written once and, when `reads_c`
 // (beta != 0), read once. Caches are not modelled: this is what the kernel asks of memory.
-double global_traffic_bytes(const std::string& kernel, const KernelOptions& options, std::int64_t m,
-                            std::int64_t n, std::int64_t k, bool reads_c);
+CLGEMM_API double global_traffic_bytes(const std::string& kernel, const KernelOptions& options,
+                                       std::int64_t m, std::int64_t n, std::int64_t k,
+                                       bool reads_c);
 // FLOP per byte of that traffic: 2*M*N*K / global_traffic_bytes(...). With a device's peak
 // FLOP/s P and bandwidth B, the kernel cannot exceed min(P, B * intensity) (the roofline).
-double arithmetic_intensity(const std::string& kernel, const KernelOptions& options, std::int64_t m,
-                            std::int64_t n, std::int64_t k, bool reads_c);
+CLGEMM_API double arithmetic_intensity(const std::string& kernel, const KernelOptions& options,
+                                       std::int64_t m, std::int64_t n, std::int64_t k,
+                                       bool reads_c);
 
 }  // namespace clgemm

@@ -6,11 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "clgemm/export.h"
 #include "clgemm/gemm.hpp"
 
 namespace clgemm {
 
-struct Verification {
+struct CLGEMM_API Verification {
   bool passed = true;
   bool sampled = false;       // only some rows and columns were checked
   std::size_t checked = 0;    // elements of C compared
@@ -21,7 +22,7 @@ struct Verification {
 
 // `elements` floats drawn uniformly from [-1, 1), the same for the same seed: the inputs the
 // tests, clgemm-run, clgemm-bench and clgemm-tune use.
-std::vector<float> random_matrix(std::size_t elements, unsigned seed);
+CLGEMM_API std::vector<float> random_matrix(std::size_t elements, unsigned seed);
 
 // Compares `c_after` with alpha * A * B + beta * c_before computed in double, with the BLAS
 // semantics of clgemm's calls (alpha = 0 reads neither A nor B, beta = 0 never reads C). The
@@ -38,12 +39,13 @@ std::vector<float> random_matrix(std::size_t elements, unsigned seed);
 // its bias from problem.epilogue.bias_data: act(v + bias) within the tolerance of v times
 // the activation's steepest slope, exactly when v is infinite or NaN. A sampled check looks
 // at 8 spread products. Every element no product writes must be unchanged.
-Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
-                         const float* c_before, const float* c_after, double full_check_limit = 2e9,
-                         std::size_t sample_lines = 64, Precision precision = Precision::FP32);
+CLGEMM_API Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
+                                    const float* c_before, const float* c_after,
+                                    double full_check_limit = 2e9, std::size_t sample_lines = 64,
+                                    Precision precision = Precision::FP32);
 
 // The gamma of the tolerance above for a K-long dot product in this precision: the FP32
 // accumulation bound, plus 2^-10 for TF32 operands and 2^-21 for 3xTF32 ones.
-double gemm_error_bound(std::int64_t k, Precision precision);
+CLGEMM_API double gemm_error_bound(std::int64_t k, Precision precision);
 
 }  // namespace clgemm

@@ -10,27 +10,37 @@
 
 #include <functional>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clgemm/device.hpp"
+#include "clgemm/export.h"
 #include "clgemm/gemm.hpp"
 #include "clgemm/kernels.hpp"
 
 namespace clgemm {
 
 // The shape classes the tuner measures, one representative problem each, from the problem's
-// M, N and K (after mapping onto the row-major kernels): "tiny" (M*N*K <= 256^3, where the
-// launch dominates), "small" (M*N*K <= 512^3), "thin" (min(M, N) <= 64: a few rows or columns
-// against long sides), "skinny" (min(M, N) <= 256), "small-k" (K <= 512), "medium"
-// (M*N*K <= 1024^3), else "large". Entries
-// record the class they were tuned for; `auto` weighs them all (choose_kernel below).
-std::string shape_class(const GemmProblem& problem);
-const std::vector<std::string>& shape_classes();
+// M, N and K (after mapping onto the row-major kernels); the first that matches, in this order:
+//   "batched-tiny"   a batch of more than one product, each with M*N*K <= 64^3;
+//   "batched-small"  a batch of more than one product, each with M*N*K <= 256^3;
+//   "gemv"           gemv's regime with at most 8 rows (min(M, N) <= 8, the long side at least
+//                    256 and 8 times the short one, K >= 256);
+//   "tiny"           M*N*K <= 256^3, where the launch dominates;
+//   "small"          M*N*K <= 512^3;
+//   "thin"           min(M, N) <= 64: a few rows or columns against long sides;
+//   "skinny"         min(M, N) <= 256;
+//   "small-k"        K <= 512;
+//   "medium"         M*N*K <= 1024^3;
+//   "medium-large"   M*N*K <= 3072^3;
+//   "large"          everything else.
+// Entries record the class they were tuned for; `auto` weighs them all (choose_kernel below).
+CLGEMM_API std::string shape_class(const GemmProblem& problem);
+CLGEMM_API const std::vector<std::string>& shape_classes();
 
 // A representative problem of each class, as the tuner measures it.
-GemmProblem representative_problem(const std::string& shape_class);
+CLGEMM_API GemmProblem representative_problem(const std::string& shape_class);
 
 // The device an entry was measured on, at four levels of detail: `auto` uses the entries of
 // the most specific level that matches a device (as CLBlast's database does), so a device
@@ -41,7 +51,7 @@ enum class MatchLevel {
   Vendor,        // the same CL_DEVICE_VENDOR and device type
   DeviceType,    // any device of the same type (CPU, GPU, ...)
 };
-const char* match_level_name(MatchLevel level);  // "device", "architecture", ...
+CLGEMM_API const char* match_level_name(MatchLevel level);  // "device", "architecture", ...
 // The levels from the most specific on.
 inline constexpr MatchLevel kMatchLevels[] = {MatchLevel::Device, MatchLevel::Architecture,
                                               MatchLevel::Vendor, MatchLevel::DeviceType};
@@ -50,9 +60,9 @@ inline constexpr MatchLevel kMatchLevels[] = {MatchLevel::Device, MatchLevel::Ar
 // (cl_nv_device_attribute_query); on PoCL's CPU device the LLVM CPU its name carries
 // ("pthread-skylake-avx512-Intel(R) Xeon(R) ..." -> "skylake-avx512"); the device name
 // elsewhere (AMD reports its gfx target there).
-std::string device_architecture(const DeviceLimits& device);
+CLGEMM_API std::string device_architecture(const DeviceLimits& device);
 
-struct TunedEntry {
+struct CLGEMM_API TunedEntry {
   std::string device;    // CL_DEVICE_NAME
   std::string platform;  // CL_PLATFORM_NAME
   // The fallback levels' keys (empty in files written before they existed: such an entry
@@ -75,7 +85,7 @@ struct TunedEntry {
   bool matches(const DeviceLimits& device, MatchLevel level) const;
 };
 
-class TuningDatabase {
+class CLGEMM_API TuningDatabase {
  public:
   // The shipped entries overlaid with the user's file; missing files are simply empty. Never
   // throws for a bad file: an unreadable or malformed file, or an entry this library cannot
@@ -93,7 +103,7 @@ class TuningDatabase {
   // Every problem of the file at `path`, one line each (empty: the file is fine or absent).
   static std::vector<std::string> check_file(const std::string& path);
   // Reads the file at `path`, lets `change` edit it and writes it back atomically, under a
-  // lock that concurrent writers take in turn (see update_file_locked in clgemm/files.hpp).
+  // lock that concurrent writers take in turn (the library's safe-file module).
   // Entries this library cannot use are kept as they were. Refuses (Error(InvalidArgument))
   // to replace a file that is not a tuning file at all.
   static void update_file(const std::string& path,
@@ -130,29 +140,29 @@ class TuningDatabase {
   std::vector<std::string> unusable_entries_;  // their JSON text, kept for update_file
 };
 
-// What `auto` runs for a problem on a device, and why (src/kernel_choice.cpp). The regime
+// Which tensor-core kernels a device runs: none, the mma.sync kernel 'tensorcore'
+// (Context::has_tensor_cores()), or also the wgmma kernel (Context::has_wgmma()).
+enum class TensorCores { None, MmaSync, Wgmma };
+
+// What `auto` runs for a problem on a device, and why (src/choice/kernel_choice.cpp). The regime
 // comes first: GEMV-like shapes (the row-major call's M or N at most 8 on a GPU, gemv's rows
 // per pass on a CPU, the other side and K long) run `gemv`. Otherwise every entry of the
 // most specific level with an entry that can serve the call is a candidate (a device's own
 // entries for batches, or for gemv's regime, do not hide its kind's entries for a single
-// product), and so are the parameters derived from the device; each entry's measured speed is carried to this shape by the fraction of the device
-// its launch keeps busy here against on the problem it was measured on (the fill of its edge
-// tiles times the fill of its last wave of work-groups over the compute units, K slices
-// included), never above the measured speed; the fastest prediction wins, ties going to the
-// entry measured nearest in size. blocked itself splits K where its tiles give less than two
-// waves and K is long (SPLIT_K, automatic by default). FP32 never runs on tensor cores. TF32 and 3xTF32
-// use the tensor-core entries of that precision where `tensor_cores` (tensorcore's, and
-// wgmma's too where `wgmma`: Context::has_wgmma()), and otherwise the fp32 entries of a kernel
-// that computes the precision portably (blocked). The reason says which
-// entry and level were used, what the model predicted, which entries were skipped and why,
+// product), and so are the parameters derived from the device; each entry's measured speed is
+// carried to this shape by the fraction of the device its launch keeps busy here against on the
+// problem it was measured on (the fill of its edge tiles times the fill of its last wave of
+// work-groups over the compute units, K slices included), never above the measured speed; the
+// fastest prediction wins, ties going to the entry measured nearest in size. blocked itself splits
+// K where its tiles give less than two waves and K is long (SPLIT_K, automatic by default). FP32
+// never runs on tensor cores. TF32 and 3xTF32 use the tensor-core entries of that precision where
+// the device has tensor cores (tensorcore's, and wgmma's too where it runs wgmma), and otherwise
+// the fp32 entries of a kernel that computes the precision portably (blocked). The reason says
+// which entry and level were used, what the model predicted, which entries were skipped and why,
 // and whether the tuning files had problems.
-struct KernelChoice {
-  std::string kernel;
-  KernelOptions overrides;  // empty: the parameters derived from the device
-  std::string reason;
-};
-KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
-                           const GemmProblem& problem, Precision precision = Precision::FP32,
-                           bool tensor_cores = false, bool wgmma = false);
+CLGEMM_API KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
+                                      const GemmProblem& problem,
+                                      Precision precision = Precision::FP32,
+                                      TensorCores tensor_cores = TensorCores::None);
 
 }  // namespace clgemm

@@ -388,7 +388,7 @@ bool default_kernel(const Call& c) {
   return !c.kernel || !*c.kernel || std::string(c.kernel) == "auto";
 }
 
-// What the calls did, printed when the process ends (tools/fuzz.sh shows the line).
+// What the calls did, printed when the process ends (tools/ci/fuzz.sh shows the line).
 struct Counts {
   unsigned long buffer_calls = 0, buffer_gemms = 0, host_calls = 0, host_gemms = 0, skipped = 0;
   double build_seconds = 0;  // in calls that took kBuildingCall or longer
@@ -507,9 +507,9 @@ void check_status(clgemm_status status, const std::set<int>& faults, const Call&
       finding("the default kernel failed on valid arguments: " + status_text(status) + ": " +
               clgemm_last_error_message());
   } else if (!faults.count(status) &&
-             !(!default_kernel(c) && (status == CLGEMM_UNKNOWN_KERNEL ||
-                                      status == CLGEMM_UNSUPPORTED_PRECISION ||
-                                      status == CLGEMM_INVALID_OPTION))) {
+             !(!default_kernel(c) &&
+               (status == CLGEMM_UNKNOWN_KERNEL || status == CLGEMM_UNSUPPORTED_PRECISION ||
+                status == CLGEMM_INVALID_OPTION))) {
     // The kernel argument is checked before the buffers (a call plans what it runs first), so
     // a kernel of the input's may be what the call names instead of a buffer at fault.
     finding("status " + status_text(status) + ", but the arguments at fault give:" + expected +
@@ -536,7 +536,8 @@ CLGEMM_FUZZ_NO_COVERAGE void check_result(const Call& c, const float* a, const f
   if (!c.uses(2)) {  // nothing to change (M or N = 0, or no product and beta = 1)
     for (std::size_t at = 0; at < c_elements; ++at)
       if (c_before[at] != c_after[at]) {
-        finding("C's element " + std::to_string(at) + " was written by a call that changes nothing");
+        finding("C's element " + std::to_string(at) +
+                " was written by a call that changes nothing");
         return;
       }
     return;
@@ -843,7 +844,7 @@ void steer_auto() {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // Nothing of the user's: no binary cache, no tuning file of theirs (tools/fuzz.sh also points
+  // Nothing of the user's: no binary cache, no tuning file of theirs (tools/ci/fuzz.sh also points
   // HOME and the XDG directories at a temporary directory).
   setenv("CLGEMM_CACHE_DIR", "off", 0);
   save_fuzzer_handlers();

@@ -3,7 +3,7 @@
 
 Runs on the H200 device machine with python3 alone: cuBLAS and the CUDA driver are reached
 through ctypes (libcublas from the CUDA toolkit or the nvidia-cublas wheel that PyTorch
-installs; libcuda from the driver). The shapes come from tools/bench_suites.json (--suite,
+installs; libcuda from the driver). The shapes come from tools/bench/bench_suites.json (--suite,
 --max-size as clgemm-bench's) or from a clgemm-bench JSON (--shapes-from: exactly the shapes
 that run measured). Each shape is row-major C (M x N) = A (M x K) * B (K x N), alpha 1, beta 0,
 computed as the column-major C^T = B^T * A^T, with A and B uniform in [-1, 1). A batched shape
@@ -75,7 +75,7 @@ def note(message):
 
 # --- shapes -------------------------------------------------------------------------------
 # A shape is (m, n, k, batch, bias, act): bias "none", "row" or "col", act "none", "relu" or
-# "gelu", as tools/bench_suites.json and clgemm-bench's rows ("batch_count", "bias",
+# "gelu", as tools/bench/bench_suites.json and clgemm-bench's rows ("batch_count", "bias",
 # "activation") give them.
 
 BIASES, ACTIVATIONS = ("none", "row", "col"), ("none", "relu", "gelu")
@@ -423,7 +423,7 @@ def main():
                     "call and back to back, and write JSON.")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--suite", default="standard",
-                        help="a suite of tools/bench_suites.json (default: standard)")
+                        help="a suite of tools/bench/bench_suites.json (default: standard)")
     source.add_argument("--shapes-from", metavar="BENCH_JSON",
                         help="take the shapes of this clgemm-bench --json file instead")
     parser.add_argument("--max-size", type=int, default=0, metavar="S",

@@ -11,7 +11,7 @@ run() {  # name, command...: the output in $OUT/name.txt, its last lines here
   local name=$1; shift
   "$@" > "$OUT/$name.txt" 2>&1; echo "== $name: exit $?"; tail -4 "$OUT/$name.txt"
 }
-run wgmma $b/src/testing/clgemm-internal-tests --gtest_filter='Wgmma.*:PtxRewrite.*'
+run wgmma $b/tests/clgemm-internal-tests --gtest_filter='Wgmma.*:PtxRewrite.*'
 run batched $b/tests/clgemm-tests --gtest_filter='Batched*:Epilogue*:CApiBatched*:SplitK*:Gemv*'
 run precision $b/tests/clgemm-precision-tests
 run tune timeout 300 $b/clgemm-tune --kernel blocked --classes batched-tiny batched-small \

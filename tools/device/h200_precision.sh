@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 device machine with build-device/ and .device-kit carried: the evidence for
 # the precision modes, all from one device call.
-#   1. the precision test suite (tests/precision_test.cpp), here on the tensor-core path;
+#   1. the precision test suite (tests/problem/precision_test.cpp), here on the tensor-core path;
 #   2. accuracy: clgemm-accuracy (fp32, tf32, 3xtf32 at K = 256, 4096, 16384) and cuBLAS FP32
 #      and TF32 on the very same inputs (tools/device/cublas_accuracy.py);
 #   3. speed: clgemm-bench (auto in each precision, CLBlast) and cuBLAS FP32/TF32.

@@ -17,5 +17,5 @@ build-device/clgemm-bench --suite "$suite" --kernels ${KERNELS:-auto} --peers ${
   --peak-gflops 64500 --bandwidth-gbs 4800 --json "$OUT/bench.json" "$@" 2>&1 | tee "$OUT/bench.txt"
 python3 tools/device/cublas_suite.py --shapes-from "$OUT/bench.json" -o "$OUT/cublas.json" 2>&1 |
   tail -${CUBLAS_LINES:-16}
-python3 tools/bench_ratios.py "$OUT/bench.json" "$OUT/cublas.json" --bandwidth-gbs 4800 2>&1 |
+python3 tools/bench/bench_ratios.py "$OUT/bench.json" "$OUT/cublas.json" --bandwidth-gbs 4800 2>&1 |
   tee "$OUT/ratios.txt"

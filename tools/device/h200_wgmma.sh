@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the H200 device machine with build-device/ and .device-kit carried. By default: the
-# wgmma probe's tests and the whole precision suite (tests/precision_test.cpp), clgemm-run's
+# wgmma probe's tests and the whole precision suite (tests/problem/precision_test.cpp), clgemm-run's
 # verification of wgmma on edge shapes, transposes, layouts and parameter variants in tf32 and
 # 3xtf32, its speed (the whole call: both packs and the product) next to tensorcore's and over
 # parameter variants, and Nsight Compute at 4096 (which on 2026-12-01 profiled none of the
@@ -91,7 +91,7 @@ for p in tf32 3xtf32; do
 done
 if want tests; then
   echo "== probe and precision tests (wgmma cases)"
-  timeout 120 $B/src/testing/clgemm-internal-tests --gtest_filter='Wgmma.*' --gtest_brief=1 2>&1 |
+  timeout 120 $B/tests/clgemm-internal-tests --gtest_filter='Wgmma.*' --gtest_brief=1 2>&1 |
     tail -5
   timeout 200 $B/tests/clgemm-precision-tests --gtest_brief=1 2>&1 | tail -30
 fi

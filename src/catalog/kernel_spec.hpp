@@ -1,0 +1,149 @@
+// Internal description of a kernel: everything the host needs beyond the public catalogue
+// entry, namely how to derive its parameters, which constraints they obey, and how to launch it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "clgemm/device.hpp"
+#include "clgemm/kernels.hpp"
+#include "runtime/ptx_rewrite.hpp"
+
+namespace clgemm::detail {
+
+// A rule the parameters must obey, written as data so a broken one is named before building.
+struct Constraint {
+  std::string text;  // e.g. "TILE_M % ITEM_M == 0"
+  std::function<bool(const KernelOptions&)> holds;
+};
+
+struct LaunchGeometry {
+  std::array<std::size_t, 2> global;
+  std::array<std::size_t, 2> local;
+};
+
+struct KernelSpec {
+  KernelDescription description;
+  std::string entry_point;            // the __kernel function in the file
+  bool uses_alignment_hints = false;  // takes A_ALIGNED / B_ALIGNED from the problem
+  // Takes two arguments after the GEMM's (int k_slice, ulong c_slice_stride) and slices K
+  // over the third grid dimension (see kernels/blocked.cl): split-K and aligned copies of the
+  // operands are planned for it (SPLIT_K, ALIGN_COPY in description.host_parameters).
+  bool slices_k = false;
+  // What the build does to the kernel's PTX (ptx_rewrite.hpp): Sm90a for a kernel that writes
+  // sm_90a-only instructions (wgmma) as marked comments; such a kernel builds only on NVIDIA
+  // devices of compute capability 9.0 whose wgmma probe passed (wgmma_spec.cpp asks for it).
+  PtxRewrite ptx_rewrite = PtxRewrite::None;
+  // Reads A and B only as packed by kernels/wgmma_pack.cl into the workspace
+  // (operand_packing.hpp): the host packs both before each launch, and the kernel is built
+  // without transposes (the packed operands are K-major).
+  bool packs_operands = false;
+  std::function<KernelOptions(const DeviceLimits&)> derive;
+  std::vector<Constraint> constraints;
+  std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)
+  std::function<std::size_t(const KernelOptions&)> local_memory_bytes;
+  std::function<LaunchGeometry(const KernelOptions&, std::int64_t m, std::int64_t n)> geometry;
+  // The block one work-group covers: rows and columns of C, and the depth of one K step. The
+  // kernels index with 32-bit ints, so each size rounded up to its block, plus one block more
+  // (the next step's loads), must stay below 2^31 (check_index_range).
+  std::function<std::array<std::int64_t, 3>(const KernelOptions&)> block;
+  // Accumulators per work-item (kernel_outputs_per_work_item); unset means 1.
+  std::function<long(const KernelOptions&)> outputs_per_work_item;
+  // Whether operands pass through registers on their way into local memory (two pages, one
+  // loaded while the other is read), which kernel_registers_per_work_item counts.
+  bool stages_through_registers = false;
+  // The traffic model: floats of A and B the kernel loads from global memory for a row-major
+  // M x N x K problem, counted as its work-items issue them (reuse through local or private
+  // memory lowers it; loads outside the matrix are masked and not counted). C is added by
+  // global_traffic_bytes(), the same for every kernel.
+  std::function<double(const KernelOptions&, std::int64_t m, std::int64_t n, std::int64_t k)>
+      operand_loads;
+};
+
+// Every kernel, in ladder order, then the production kernels; find_spec throws
+// Error(UnknownKernel) naming the valid kernels.
+const std::vector<KernelSpec>& kernel_specs();
+const KernelSpec& find_spec(const std::string& name);
+
+// One builder per kernel, each in the file of its family: the ladder (ladder_specs.cpp), the
+// production kernels (blocked_spec.cpp, tensorcore_spec.cpp, wgmma_spec.cpp, gemv_spec.cpp).
+KernelSpec base_spec();
+KernelSpec row_spec();
+KernelSpec private_spec();
+KernelSpec tile_spec();
+KernelSpec coarsened_spec();
+KernelSpec vectorized_spec();
+// vectorized's parameters, launch and constraints under another name, for kernels built on it.
+KernelSpec vector_tile_spec(std::string name, std::string summary);
+KernelSpec blocked_spec();
+KernelSpec tensorcore_spec();
+KernelSpec wgmma_spec();
+KernelSpec gemv_spec();
+// The gemv kernel's regime: the short side of C at most `max_rows`, the long side at least 256
+// and 8 times the short one, and K at least 256, so that streaming the long operand is the
+// work. GPUs run gemv for at most kGemvRowsOnGpus rows (kernel_choice.cpp says why); its
+// tuning class "gemv" is this regime on GPUs.
+constexpr std::int64_t kGemvRowsOnGpus = 8;
+bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows);
+
+// Small helpers the builders share.
+inline long opt(const KernelOptions& o, const char* name) {
+  return o.at(name);
+}
+inline std::size_t round_up(std::int64_t value, std::size_t multiple) {
+  const auto v = static_cast<std::size_t>(value);
+  return (v + multiple - 1) / multiple * multiple;
+}
+// Work-groups of `per_group` needed to cover `extent`.
+inline std::size_t groups(std::int64_t extent, std::size_t per_group) {
+  return (static_cast<std::size_t>(extent) + per_group - 1) / per_group;
+}
+inline bool is_power_of_two(long v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
+// Largest power of two p <= cap with p * p <= budget.
+inline long square_power_of_two(std::size_t budget, long cap) {
+  long p = 1;
+  while (p * 2 <= cap && std::size_t(p * 2) * std::size_t(p * 2) <= budget) p *= 2;
+  return p;
+}
+// GPUs are capped at 32 x 32 = 1024 work-items per group: more never pays for these shapes.
+// A CPU (PoCL reports 4096) runs a work-group as a loop, so the group shape matters for
+// cache reuse and vectorisation, not occupancy; the builders' CPU caps were measured with PoCL.
+inline bool is_cpu(const DeviceLimits& d) {
+  return d.type == DeviceType::CPU;
+}
+// Floats of A and B loaded by a grid of tile_m x tile_n work-group tiles that each read their
+// rows of A and columns of B over all of K once: A is read once per column of groups, B once
+// per row of groups (edge groups load only what lies inside the matrix).
+inline double tiled_loads(std::int64_t m, std::int64_t n, std::int64_t k, long tile_m,
+                          long tile_n) {
+  return double(m) * double(k) * double(groups(n, tile_n)) +
+         double(k) * double(n) * double(groups(m, tile_m));
+}
+
+// The launch of a kernel whose work-groups are `threads(options)` work-items in one dimension,
+// each computing a TILE_M x TILE_N tile of C, TILE_K deep per step (the tensor-core kernels):
+// its work-group, geometry, block and traffic model.
+inline void set_one_dimensional_tiles(KernelSpec& s,
+                                      std::function<std::size_t(const KernelOptions&)> threads) {
+  s.work_group = [threads](const KernelOptions& o) {
+    return std::array<std::size_t, 2>{threads(o), 1};
+  };
+  s.geometry = [threads](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const std::size_t t = threads(o);
+    return LaunchGeometry{{groups(n, opt(o, "TILE_N")) * t, groups(m, opt(o, "TILE_M"))}, {t, 1}};
+  };
+  s.block = [](const KernelOptions& o) {
+    return std::array<std::int64_t, 3>{opt(o, "TILE_M"), opt(o, "TILE_N"), opt(o, "TILE_K")};
+  };
+  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return tiled_loads(m, n, k, opt(o, "TILE_M"), opt(o, "TILE_N"));
+  };
+}
+
+}  // namespace clgemm::detail

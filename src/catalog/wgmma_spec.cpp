@@ -1,0 +1,142 @@
+// The warpgroup tensor-core kernel (kernels/wgmma.cl) as data: operands packed first
+// (kernels/wgmma_pack.cl), B (and A, unless A_REGISTERS) brought into local pages by bulk
+// copies, A otherwise loaded straight into registers; one wgmma m64nTILE_Nk8 per 64 rows of a
+// warpgroup and 8-deep step; pages refilled after a work-group barrier or by the last warp
+// done with them (LAST_WARP_REFILLS); built through the PTX rewrite to sm_90a.
+#include "catalog/kernel_spec.hpp"
+
+namespace clgemm::detail {
+
+namespace {
+constexpr long kWarpgroupRows = 64;              // the M of every wgmma
+constexpr long kWarpgroupItems = 128;            // four warps
+constexpr long kWgmmaK = 8;                      // the K of wgmma ... .tf32
+constexpr std::size_t kLocalBudget = 44 * 1024;  // below the < 48 KiB a work-group gets on the H200
+constexpr std::size_t kBarrierBytes = 8;         // one mbarrier per page
+constexpr long kFragmentBuffers = 3;             // slices of A held in registers (A_REGISTERS)
+constexpr long kRegisterBudget = 192;            // accumulators and A's fragments per work-item
+
+// One warpgroup for 64 rows, two for 128 or 256 (each then 64 or 128 rows: SUBTILES wgmma per
+// step).
+long warpgroups(const KernelOptions& o) {
+  return opt(o, "TILE_M") == kWarpgroupRows ? 1 : 2;
+}
+long subtiles(const KernelOptions& o) {
+  return opt(o, "TILE_M") / (kWarpgroupRows * warpgroups(o));
+}
+bool a_in_registers(const KernelOptions& o) {
+  return opt(o, "A_REGISTERS") != 0;
+}
+long accumulators(const KernelOptions& o) {
+  return subtiles(o) * kWarpgroupRows * opt(o, "TILE_N") / kWarpgroupItems;
+}
+// A's registers per work-item with A_REGISTERS: kFragmentBuffers slices of 4 floats per
+// 64 x 8 step and part (TILE_K counts both parts).
+long fragment_registers(const KernelOptions& o) {
+  return a_in_registers(o) ? kFragmentBuffers * subtiles(o) * opt(o, "TILE_K") / 2 : 0;
+}
+
+// STAGES pages, each one packed block of B (TILE_N x TILE_K floats) and, unless A_REGISTERS,
+// of A (TILE_M x TILE_K): in TF32 a TILE_K-deep slice, in 3xTF32 the high and low parts of a
+// TILE_K / 2-deep one (the same bytes either way), and the page's barrier.
+std::size_t wgmma_local_bytes(const KernelOptions& o) {
+  const long rows = (a_in_registers(o) ? 0 : opt(o, "TILE_M")) + opt(o, "TILE_N");
+  return std::size_t(opt(o, "STAGES")) * (std::size_t(rows) * opt(o, "TILE_K") * 4 + kBarrierBytes);
+}
+}  // namespace
+
+KernelSpec wgmma_spec() {
+  KernelSpec s;
+  s.description = {
+      "wgmma",
+      "wgmma.cl",
+      "TF32 and 3xTF32 on Hopper's warpgroup MMA (sm_90a, compute capability 9.0 only): A and "
+      "B packed into TF32 blocks first, B (and A unless A_REGISTERS) brought into STAGES local "
+      "pages by bulk copies, one wgmma m64nTILE_Nk8 per 64 rows and step",
+      {{"TILE_M",
+        "rows of C per work-group: 64 (one warpgroup), 128 or 256 (two, of 64 or 128 rows)",
+        64,
+        256,
+        {64, 128, 256}},
+       {"TILE_N",
+        "columns of C per work-group, the N of the wgmma (64, 128 or 256)",
+        64,
+        256,
+        {64, 128, 256}},
+       {"TILE_K",
+        "floats per row of a packed block: the depth of one slice in TF32, twice it in 3xTF32 "
+        "(high and low parts; 3xTF32 needs a multiple of 16)",
+        8,
+        64,
+        {8, 16, 24, 32, 48, 64}},
+       {"STAGES",
+        "local pages, slices in flight ahead of the tensor cores plus one",
+        2,
+        6,
+        {2, 3, 4, 5, 6}},
+       {"A_REGISTERS",
+        "1: each work-item loads its fragments of A straight into registers, two slices ahead, "
+        "and local memory holds B only; 0: A through local pages too",
+        0,
+        1,
+        {0, 1}},
+       {"LAST_WARP_REFILLS",
+        "1: the last warp done with a page issues its refill, no warp waiting for another; 0: a "
+        "work-group barrier per slice, then one work-item refills",
+        0,
+        1,
+        {0, 1}}}};
+  s.description.precisions = {Precision::TF32, Precision::TF32x3};
+  s.description.needs_tensor_cores = true;
+  s.description.needs_wgmma = true;
+  s.entry_point = "gemm_wgmma";
+  s.ptx_rewrite = PtxRewrite::Sm90a;
+  s.packs_operands = true;
+  auto threads = [](const KernelOptions& o) {
+    return std::size_t(warpgroups(o) * kWarpgroupItems);
+  };
+  // A warpgroup's SUBTILES x 64 x TILE_N accumulators over its 128 work-items (3xTF32 holds
+  // as many again for the sum of each slice).
+  s.outputs_per_work_item = accumulators;
+  s.local_memory_bytes = wgmma_local_bytes;
+  s.derive = [](const DeviceLimits& d) {
+    // Two warpgroups of 64 x 64, slices 16 deep (8 in 3xTF32), three stages: 36 KiB of local
+    // memory, a choice that runs well in both precisions (measured: docs/PERFORMANCE.md, "Design
+    // notes and measurements behind the kernels"); the tuner refines it per shape class.
+    KernelOptions o{{"TILE_M", 128}, {"TILE_N", 64},     {"TILE_K", 16},
+                    {"STAGES", 3},   {"A_REGISTERS", 0}, {"LAST_WARP_REFILLS", 0}};
+    while (wgmma_local_bytes(o) > d.local_memory_bytes && o["STAGES"] > 2) --o["STAGES"];
+    return o;
+  };
+  s.constraints = {
+      {"TILE_M is 64, 128 or 256 (one warpgroup, or two of 64 or 128 rows: the work-group stays "
+       "within the 256 work-items the H200 allows this kernel)",
+       [](const KernelOptions& o) {
+         const long m = opt(o, "TILE_M");
+         return m == 64 || m == 128 || m == 256;
+       }},
+      {"TILE_N is 64, 128 or 256 (m64n64k8, m64n128k8 or m64n256k8)",
+       [](const KernelOptions& o) {
+         const long n = opt(o, "TILE_N");
+         return n == 64 || n == 128 || n == 256;
+       }},
+      {"TILE_K % 8 == 0 (whole steps of the wgmma's K = 8; 3xTF32 also needs TILE_K % 16 == 0)",
+       [](const KernelOptions& o) { return opt(o, "TILE_K") % kWgmmaK == 0; }},
+      {"TILE_M * TILE_N / (128 * warpgroups) <= 128 (accumulators per work-item)",
+       [](const KernelOptions& o) { return accumulators(o) <= 128; }},
+      {"accumulators + 3 * SUBTILES * TILE_K / 2 <= 192 with A_REGISTERS (A's three slices of "
+       "fragments beside the accumulators; SUBTILES = TILE_M / 128 for two warpgroups)",
+       [](const KernelOptions& o) {
+         return accumulators(o) + fragment_registers(o) <= kRegisterBudget;
+       }},
+      {"STAGES >= 2 (one page multiplied while the next is copied)",
+       [](const KernelOptions& o) { return opt(o, "STAGES") >= 2; }},
+      {"STAGES * (((A_REGISTERS ? 0 : TILE_M) + TILE_N) * TILE_K * 4 + 8) <= 45056 (within the "
+       "< 48 KiB of local memory a work-group gets on the H200)",
+       [](const KernelOptions& o) { return wgmma_local_bytes(o) <= kLocalBudget; }},
+  };
+  set_one_dimensional_tiles(s, threads);
+  return s;
+}
+
+}  // namespace clgemm::detail

@@ -1,0 +1,239 @@
+// The choice `auto` makes (choose_kernel, clgemm/tuning.hpp): the regime of the shape, then
+// the tuned entries of the best-matching device level weighed by how much of the device their
+// launch keeps busy on this shape.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "api/error_boundary.hpp"
+#include "catalog/kernel_spec.hpp"
+#include "choice/device_fill.hpp"
+#include "clgemm/errors.hpp"
+#include "clgemm/tuning.hpp"
+#include "launch/workspace.hpp"
+#include "plan/kernel_call.hpp"
+#include "plan/operand_packing.hpp"
+
+namespace clgemm {
+namespace {
+
+struct Shape {
+  std::int64_t m = 0, n = 0, k = 0;  // the row-major kernel call's
+  std::int64_t batch = 1;            // products of that shape in the call
+};
+
+Shape call_shape(const GemmProblem& problem) {
+  const auto call = detail::row_major_call(problem);
+  return {call.m, call.n, call.k, std::max<std::int64_t>(1, call.batch)};
+}
+
+double device_fill(const std::string& kernel, const KernelOptions& options, const Shape& shape,
+                   const DeviceLimits& device) {
+  return detail::device_fill(kernel, options, shape.m, shape.n, shape.k, shape.batch, device);
+}
+
+// The problem an entry was measured on: its own m, n, k, else its class's representative.
+Shape measured_shape(const TunedEntry& e) {
+  if (e.m > 0 && e.n > 0 && e.k > 0) return {e.m, e.n, e.k, std::max<std::int64_t>(1, e.batch)};
+  return call_shape(representative_problem(e.shape_class));
+}
+
+// How far apart two shapes are in size: |log(volume ratio)|, for ties between predictions.
+double size_distance(const Shape& a, const Shape& b) {
+  const double va = double(a.m) * double(a.n) * double(a.k);
+  const double vb = double(b.m) * double(b.n) * double(b.k);
+  return std::fabs(std::log(va / vb));
+}
+
+struct Candidate {
+  const TunedEntry* entry = nullptr;  // nullptr: the parameters derived from the device
+  std::string kernel;
+  KernelOptions options;  // complete (resolved)
+  double predicted_gflops = 0;
+  double fill = 0;
+  double distance = 0;
+};
+
+// Whether `kernel` computes `precision` here (a kernel that needs tensor cores or wgmma only
+// where the device has them).
+bool runs(const std::string& kernel, Precision precision, bool tensor_cores, bool wgmma = false) {
+  for (const auto& description : kernel_catalog())
+    if (description.name == kernel) return description.runs(precision, tensor_cores, wgmma);
+  return false;  // an entry put() by a program, naming no kernel of this library
+}
+
+std::string format_gflops(double gflops) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", gflops);
+  return text;
+}
+
+std::string describe_shape(const Shape& s) {
+  return (s.batch > 1 ? std::to_string(s.batch) + " products of " : std::string()) +
+         std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+// The better of two candidates: the higher prediction, or within 5% the one measured nearer
+// in size (an entry before derived parameters, which were never measured).
+bool better(const Candidate& a, const Candidate& b) {
+  if (a.entry && !b.entry) return true;
+  if (!a.entry && b.entry) return false;
+  const double high = std::max(a.predicted_gflops, b.predicted_gflops);
+  if (std::fabs(a.predicted_gflops - b.predicted_gflops) > 0.05 * high)
+    return a.predicted_gflops > b.predicted_gflops;
+  return a.distance < b.distance;
+}
+
+// Whether the call is in gemv's regime (is_gemv_regime) on this device: its M or N at most
+// kGemvRowsOnGpus on a GPU (on the H200, gemv against blocked back to back: 1.5x at
+// 1 x 4096 x 4096 and 1.26x at 8, but 0.82x at 16 and 0.35x at 32 x 4096 x 11008, where
+// blocked's reuse of the short side wins), at most gemv's rows per pass on a CPU (PoCL,
+// 16 x 4096 x 4096: gemv 1.9x blocked).
+bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
+  if (!std::any_of(kernel_catalog().begin(), kernel_catalog().end(),
+                   [](const KernelDescription& d) { return d.name == "gemv"; }))
+    return false;
+  const auto block = kernel_block("gemv", derive_options("gemv", device));
+  const std::int64_t rows =
+      device.type == DeviceType::CPU ? block[0] : std::min(block[0], detail::kGemvRowsOnGpus);
+  return detail::is_gemv_regime(shape.m, shape.n, shape.k, rows);
+}
+
+// For a kernel that packs its operands into the workspace first (wgmma): why its packs for
+// `problem` do not fit the device's workspace limit, or "" when they do (or it packs nothing).
+std::string packs_do_not_fit(const std::string& kernel, const KernelOptions& options,
+                             const GemmProblem& problem, Precision precision,
+                             const DeviceLimits& device) {
+  const auto& spec = detail::find_spec(kernel);
+  if (!spec.packs_operands) return "";
+  const std::size_t limit = detail::workspace_limit(device);
+  if (detail::packing(detail::row_major_call(problem), options, precision).fits(limit)) return "";
+  return "its packed operands need more than the workspace limit of " + std::to_string(limit) +
+         " bytes here";
+}
+
+}  // namespace
+
+KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
+                           const GemmProblem& problem, Precision precision, TensorCores cores) try {
+  const bool tensor_cores = cores != TensorCores::None;
+  const bool wgmma = cores == TensorCores::Wgmma;
+  const Shape shape = call_shape(problem);
+  const auto& problems = database.problems();
+  const std::string problems_note =
+      problems.empty() ? std::string()
+                       : "; the tuning files had " + std::to_string(problems.size()) +
+                             " problem(s), skipped (first: " + problems.front() +
+                             "; clgemm-tune --check FILE lists them all)";
+  // Tensor cores are used only for a reduced precision the caller asked for. Elsewhere the
+  // reduced precisions run on the FP32 kernels' tuned parameters (they round the operands and
+  // multiply like FP32), so those entries are looked up under fp32.
+  const bool on_tensor_cores = precision != Precision::FP32 && tensor_cores;
+  const Precision tuned_as = on_tensor_cores ? precision : Precision::FP32;
+  const std::string mode = precision_name(tuned_as);
+
+  std::string regime_kernel = on_tensor_cores ? "tensorcore" : "blocked";
+  std::string regime = "";
+  if (!on_tensor_cores && is_gemv_like(shape, device) && runs("gemv", precision, tensor_cores)) {
+    regime_kernel = "gemv";
+    regime = "GEMV-like shape " + describe_shape(shape) + ": ";
+  }
+
+  std::vector<Candidate> candidates;
+  std::string skipped;
+  auto skip = [&](const TunedEntry& e, const std::string& why) {
+    skipped += (skipped.empty() ? "" : "; ") + e.kernel + " ('" + e.shape_class + "') " + why;
+  };
+  // An entry of the level's that can serve this call, with its prediction here.
+  auto consider = [&](const TunedEntry& e) {
+    if (!runs(e.kernel, precision, tensor_cores, tensor_cores && wgmma))
+      return;  // another precision's kernel, or one this device does not run
+    // In the GEMV regime only gemv's entries count, and gemv's only there.
+    if ((regime_kernel == "gemv") != (e.kernel == "gemv")) return;
+    // An entry measured on a batch ran one launch for many products: its speed says nothing
+    // of a single product's launch, whose cost it never paid.
+    if (e.batch > 1 && shape.batch == 1) return;
+    Candidate c;
+    c.entry = &e;
+    c.kernel = e.kernel;
+    try {
+      c.options = resolve_options(e.kernel, device, e.options);
+    } catch (const Error& error) {
+      skip(e, std::string("invalid here: ") + error.what());
+      return;
+    }
+    if (const auto why = packs_do_not_fit(e.kernel, c.options, problem, precision, device);
+        !why.empty()) {
+      skip(e, why);
+      return;
+    }
+    const Shape measured = measured_shape(e);
+    c.fill = device_fill(c.kernel, c.options, shape, device);
+    const double measured_fill = device_fill(c.kernel, c.options, measured, device);
+    // Never faster than measured: an entry speaks for shapes that keep the device at least as
+    // busy as its own problem did, and loses in proportion on shapes that keep it less busy (a
+    // tile measured on a poorly filled problem must not claim the large ones).
+    c.predicted_gflops = e.gflops * std::min(1.0, c.fill / std::max(measured_fill, 1e-9));
+    c.distance = size_distance(shape, measured);
+    candidates.push_back(std::move(c));
+  };
+  // The most specific level with a candidate: a device's own entries for batches (or for
+  // gemv) say nothing of this call, and must not hide its kind's entries that do.
+  std::vector<TunedEntry> entries;  // the candidates point into it
+  MatchLevel level = MatchLevel::DeviceType;
+  for (MatchLevel at : kMatchLevels) {
+    entries = database.entries_at(device, tuned_as, at);
+    level = at;
+    for (const auto& e : entries) consider(e);
+    if (!candidates.empty()) break;
+  }
+  // On tensor cores a kernel's measurement nearer to the shape bounds its farther ones: these
+  // kernels run one or two work-groups per compute unit, where the fill model sees a full
+  // device on a small problem as on a large one (on the H200, wgmma's 3xTF32 entry from
+  // 4096^3, 78 TFLOP/s, would claim 1024^3, where its own entry measured 27.7). The FP32
+  // kernels' choices, measured over the shape suite with the fill model alone, keep it.
+  if (on_tensor_cores)
+    for (auto& c : candidates)
+      for (const auto& nearer : candidates)
+        if (nearer.kernel == c.kernel && nearer.distance < c.distance)
+          c.predicted_gflops = std::min(c.predicted_gflops, nearer.predicted_gflops);
+  Candidate derived;
+  derived.kernel = regime_kernel;
+  derived.options = derive_options(regime_kernel, device);
+  derived.fill = device_fill(derived.kernel, derived.options, shape, device);
+  candidates.push_back(derived);
+
+  const Candidate* best = &candidates.front();
+  for (const auto& c : candidates)
+    if (better(c, *best)) best = &c;
+
+  char fill[64];
+  std::snprintf(fill, sizeof fill, "; its launch fills %.0f%% of the device here",
+                100.0 * best->fill);
+  std::string reason;
+  if (best->entry) {
+    const TunedEntry& e = *best->entry;
+    reason = regime + "tuned " + mode + " entry '" + e.shape_class + "' of " + e.kernel +
+             " at the " + match_level_name(level) + " level (" +
+             (level == MatchLevel::Device ? "this device" : "measured on " + e.device) + ", " +
+             format_gflops(e.gflops) + " GFLOP/s on " + describe_shape(measured_shape(e)) +
+             (e.tuned.empty() ? "" : ", tuned " + e.tuned) + "), of " +
+             std::to_string(candidates.size() - 1) + " usable; predicted " +
+             format_gflops(best->predicted_gflops) + " GFLOP/s" + fill;
+  } else {
+    reason = regime + "no usable " + mode + " tuning entry for device '" + device.name +
+             "' or its kind: " + best->kernel + " with parameters derived from the device limits" +
+             fill;
+  }
+  if (!skipped.empty()) reason += "; skipped " + skipped;
+  KernelChoice choice;
+  choice.kernel = best->kernel;
+  if (best->entry) choice.overrides = best->entry->options;
+  choice.reason = reason + problems_note;
+  return choice;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+}  // namespace clgemm

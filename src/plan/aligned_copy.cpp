@@ -1,0 +1,90 @@
+// Deciding which operands of a GEMM are copied to aligned storage first (see aligned_copy.hpp).
+#include "plan/aligned_copy.hpp"
+
+#include <cstdio>
+
+namespace clgemm::detail {
+
+StoredShape stored_a(const KernelCall& call) {
+  return call.a.transposed ? StoredShape{call.k, call.m} : StoredShape{call.m, call.k};
+}
+
+StoredShape stored_b(const KernelCall& call) {
+  return call.b.transposed ? StoredShape{call.n, call.k} : StoredShape{call.k, call.n};
+}
+
+std::int64_t padded_ld(std::int64_t length, long vec) {
+  const std::int64_t v = vec > 0 ? vec : 1;
+  return (length + v - 1) / v * v;
+}
+
+namespace {
+
+std::string unaligned_text(const char* name, const Operand& x) {
+  return std::string(name) + " (ld " + std::to_string(x.ld) + ", offset " +
+         std::to_string(x.offset) + ")";
+}
+
+}  // namespace
+
+CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_aligned,
+                         bool b_aligned) {
+  CopyChoice choice;
+  if (vec <= 1 || (a_aligned && b_aligned)) return choice;
+  // The row-major call's operands; a column-major problem's A is the call's B.
+  const char* a_name = call.column_major ? "B" : "A";
+  const char* b_name = call.column_major ? "A" : "B";
+  std::string unaligned;
+  if (!a_aligned) unaligned = unaligned_text(a_name, call.a);
+  if (!b_aligned) unaligned += (unaligned.empty() ? "" : " and ") + unaligned_text(b_name, call.b);
+  const auto bytes_of = [](StoredShape s) { return 8.0 * double(s.lines) * double(s.length); };
+  const double copied =
+      (a_aligned ? 0.0 : bytes_of(stored_a(call))) + (b_aligned ? 0.0 : bytes_of(stored_b(call)));
+  const double volume = double(call.m) * double(call.n) * double(call.k);
+  const double intensity = 2.0 * volume / copied;
+  char numbers[160];
+  std::snprintf(numbers, sizeof numbers,
+                "%.3g MB read and written against %.3g GFLOP, %.0f FLOP per byte copied",
+                copied / 1e6, 2.0 * volume / 1e9, intensity);
+  bool copy = false;
+  std::string why;
+  if (mode == 0) {
+    why = "ALIGN_COPY = 0";
+  } else if (mode == 2) {
+    copy = true, why = "ALIGN_COPY = 2";
+  } else if (volume < kCopyMinimumVolume) {
+    why = "M*N*K below 512^3, launch-bound";
+  } else if (intensity < kCopyMinimumIntensity) {
+    why = std::string(numbers) + ", below 64";
+  } else {
+    copy = true, why = numbers;
+  }
+  choice.a = copy && !a_aligned;
+  choice.b = copy && !b_aligned;
+  choice.reason =
+      "unaligned " + unaligned +
+      (copy ? ": copied to aligned storage first (" : ": loaded element by element, not copied (") +
+      why + ")";
+  return choice;
+}
+
+std::size_t workspace_region(std::size_t floats) {
+  return (floats + 63) / 64 * 64;
+}
+
+CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
+                          const KernelOptions& options) {
+  const long vec = options.count("VEC") ? options.at("VEC") : 1;
+  CopyLayout layout;
+  const auto lay_out = [&](StoredShape shape, bool& copied, std::int64_t& ld, std::size_t& at) {
+    copied = true;
+    ld = padded_ld(shape.length, vec);
+    at = layout.floats;
+    layout.floats += workspace_region(std::size_t(shape.lines) * std::size_t(ld));
+  };
+  if (copies.a) lay_out(stored_a(call), layout.a, layout.a_ld, layout.a_at);
+  if (copies.b) lay_out(stored_b(call), layout.b, layout.b_ld, layout.b_at);
+  return layout;
+}
+
+}  // namespace clgemm::detail

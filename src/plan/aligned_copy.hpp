@@ -1,0 +1,58 @@
+// Internal: whether a GEMM reads an unaligned operand from an aligned copy. A kernel that
+// loads VEC floats at once can use aligned vector loads only when every row of an operand
+// starts VEC-aligned (A_ALIGNED / B_ALIGNED); otherwise it loads element by element (blocked at
+// 4097^3 on the H200: 0.78 of the aligned speed). Copying the operand into a workspace with a
+// padded leading dimension costs one read and one write of it at memory bandwidth.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "plan/kernel_call.hpp"
+
+namespace clgemm::detail {
+
+// Problems below this many multiply-adds (512^3) are dominated by launches, not loads: a copy
+// launch costs more than it saves.
+constexpr double kCopyMinimumVolume = 512.0 * 512.0 * 512.0;
+// FLOP per byte copied above which a copy pays: the aligned product saves 28% of its time
+// (1 / 0.78 - 1), the copy moves its bytes at bandwidth B, and a GPU with peak P at about
+// 13 FLOP per byte of bandwidth (the H200: ~47 TFLOP/s in this kernel, 4.8 TB/s) needs
+// 2mnk / bytes > 13 / 0.28 ~ 47; rounded up to 64.
+constexpr double kCopyMinimumIntensity = 64.0;
+
+// One operand of the row-major call as stored: `lines` lines of `length` floats.
+struct StoredShape {
+  std::int64_t lines = 0, length = 0;
+};
+StoredShape stored_a(const KernelCall& call);
+StoredShape stored_b(const KernelCall& call);
+
+// The leading dimension of an aligned copy: length rounded up to whole vectors.
+std::int64_t padded_ld(std::int64_t length, long vec);
+
+struct CopyChoice {
+  bool a = false, b = false;  // the row-major call's operands
+  std::string reason;         // empty when both operands are aligned
+};
+
+// mode is ALIGN_COPY: 0 never, 1 when the volume and intensity above say it pays, 2 every
+// unaligned operand. a_aligned / b_aligned: whether the kernel may already load aligned.
+CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_aligned,
+                         bool b_aligned);
+
+// Each region of a call's workspace starts at a multiple of 64 floats (256 bytes).
+std::size_t workspace_region(std::size_t floats);
+
+// Where the copies go: at the start of the workspace, [copy of A][copy of B], each VEC-padded
+// (options' VEC, 1 without) and a region of its own; `floats` is what they take together.
+struct CopyLayout {
+  bool a = false, b = false;
+  std::int64_t a_ld = 0, b_ld = 0;
+  std::size_t a_at = 0, b_at = 0;
+  std::size_t floats = 0;
+};
+CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
+                          const KernelOptions& options);
+
+}  // namespace clgemm::detail

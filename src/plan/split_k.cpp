@@ -1,0 +1,29 @@
+// Choosing the split factor of a split-K GEMM, and the K slices a split factor gives.
+#include "plan/split_k.hpp"
+
+#include <algorithm>
+
+namespace clgemm::detail {
+
+long choose_split(std::int64_t m, std::int64_t n, std::int64_t k,
+                  const std::array<std::int64_t, 3>& block, std::size_t compute_units,
+                  std::int64_t min_slice_depth) {
+  if (m <= 0 || n <= 0 || k <= 0 || block[0] <= 0 || block[1] <= 0) return 1;
+  const std::int64_t groups = ((m + block[0] - 1) / block[0]) * ((n + block[1] - 1) / block[1]);
+  const std::int64_t target = 2 * std::int64_t(std::max<std::size_t>(compute_units, 1));
+  if (groups >= target) return 1;  // already two waves: splitting only adds the reduction
+  const std::int64_t wanted = (target + groups - 1) / groups;
+  const std::int64_t deepest = k / std::max<std::int64_t>(min_slice_depth, 1);
+  return long(std::max<std::int64_t>(1, std::min(wanted, deepest)));
+}
+
+KSlices slice_k(std::int64_t k, long requested, std::int64_t k_step) {
+  const std::int64_t step = std::max<std::int64_t>(k_step, 1);
+  const std::int64_t s = std::max<long>(requested, 1);
+  if (k <= 0) return {1, step};
+  const std::int64_t depth = (k + s - 1) / s;
+  const std::int64_t k_slice = (depth + step - 1) / step * step;
+  return {long((k + k_slice - 1) / k_slice), k_slice};
+}
+
+}  // namespace clgemm::detail

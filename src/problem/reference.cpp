@@ -1,0 +1,219 @@
+// The double-accumulated host reference and the element-wise check of a device result.
+#include "clgemm/reference.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/error_boundary.hpp"
+#include "clgemm/errors.hpp"
+
+namespace clgemm {
+namespace {
+
+struct Checker {
+  const GemmProblem& p;
+  const float *a, *b, *c_before, *c_after;
+  double gamma;
+  Verification& result;
+  std::string where;  // "product p: " in a batch
+
+  // The products summed: none when alpha = 0, so A and B are not even read.
+  std::int64_t depth() const { return p.alpha != 0.0f ? p.k : 0; }
+
+  // Element (i, k) of op(A) and (k, j) of op(B), whatever the layout and transposes.
+  float a_at(std::int64_t i, std::int64_t k) const {
+    return a[index(p.a_offset, p.lda, i, k, p.trans_a)];
+  }
+  float b_at(std::int64_t k, std::int64_t j) const {
+    return b[index(p.b_offset, p.ldb, k, j, p.trans_b)];
+  }
+  std::size_t index(std::size_t offset, std::int64_t ld, std::int64_t r, std::int64_t c,
+                    Transpose trans) const {
+    if (is_transposed(trans)) std::swap(r, c);
+    const bool row_major = p.layout == Layout::RowMajor;
+    return offset + std::size_t(row_major ? r : c) * std::size_t(ld) +
+           std::size_t(row_major ? c : r);
+  }
+
+  // Compares one element given its exact dot product and the sum of |a_ik * b_kj|.
+  void check(std::int64_t i, std::int64_t j, double dot, double magnitude) {
+    const std::size_t index = p.c_index(i, j);
+    // BLAS: with alpha = 0, A and B are not read, so NaN or Inf there do not reach C.
+    double v = p.alpha != 0.0f ? double(p.alpha) * dot : 0.0;
+    double scale = p.alpha != 0.0f ? std::fabs(double(p.alpha)) * magnitude : 0.0;
+    if (p.beta != 0.0f) {
+      v += double(p.beta) * double(c_before[index]);
+      scale += std::fabs(double(p.beta) * double(c_before[index]));
+    }
+    const Epilogue& e = p.epilogue;
+    if (e.bias != Bias::None) {
+      const double bias = e.bias_data[e.bias_offset + std::size_t(e.bias == Bias::PerRow ? i : j)];
+      v += bias;
+      scale += std::fabs(bias);
+    }
+    const double expected = apply_activation(e, v);
+    const double got = c_after[index];
+    // The activations change an error by at most 1.13 times (GELU's steepest slope), and
+    // GELU's own evaluation (exp, a division) adds a few roundings of its result.
+    const bool activated = e.activation != Activation::None;
+    const double tolerance = (activated ? 1.13 : 1.0) * (gamma * scale + double(FLT_MIN)) +
+                             (activated ? 8.0 * FLT_EPSILON * std::fabs(expected) : 0.0);
+    bool ok;
+    double ratio = 0;
+    if (!std::isfinite(v) || !std::isfinite(expected)) {
+      // Infinite or NaN before the activation: the activation's exact answer (GELU(-inf) = -0,
+      // a clamped infinity, NaN kept) is expected.
+      ok = (std::isnan(expected) && std::isnan(got)) || got == expected;
+    } else {
+      ratio = std::fabs(got - expected) / tolerance;
+      ok = std::isfinite(got) && ratio <= 1.0;
+    }
+    ++result.checked;
+    if (std::isfinite(ratio)) result.worst_ratio = std::max(result.worst_ratio, ratio);
+    if (ok) return;
+    if (result.failures++ == 0) {
+      std::ostringstream text;
+      text.precision(9);
+      text << where << "C[" << i << "][" << j << "] = " << got << ", expected " << expected
+           << " (tolerance " << tolerance << ")";
+      result.first_failure = text.str();
+    }
+  }
+
+  // Every element of row i.
+  void check_row(std::int64_t i) {
+    std::vector<double> dot(p.n, 0.0), magnitude(p.n, 0.0);
+    for (std::int64_t k = 0; k < depth(); ++k) {
+      const double a_ik = a_at(i, k);
+      for (std::int64_t j = 0; j < p.n; ++j) {
+        const double product = a_ik * double(b_at(k, j));
+        dot[j] += product;
+        magnitude[j] += std::fabs(product);
+      }
+    }
+    for (std::int64_t j = 0; j < p.n; ++j) check(i, j, dot[j], magnitude[j]);
+  }
+
+  // Every element of column j.
+  void check_column(std::int64_t j) {
+    for (std::int64_t i = 0; i < p.m; ++i) {
+      double dot = 0, magnitude = 0;
+      for (std::int64_t k = 0; k < depth(); ++k) {
+        const double product = double(a_at(i, k)) * double(b_at(k, j));
+        dot += product;
+        magnitude += std::fabs(product);
+      }
+      check(i, j, dot, magnitude);
+    }
+  }
+
+  // Marks the elements of C's array that this product writes: its m x n elements.
+  void mark_written(std::vector<char>& written) const {
+    const bool row_major = p.layout == Layout::RowMajor;
+    const std::size_t lines = std::size_t(row_major ? p.m : p.n);
+    const std::size_t length = std::size_t(row_major ? p.n : p.m);
+    for (std::size_t line = 0; line < lines; ++line)
+      std::fill_n(written.begin() + std::ptrdiff_t(p.c_offset + line * std::size_t(p.ldc)), length,
+                  char(1));
+  }
+};
+
+// Evenly spread indices in [0, extent), always including the first and the last.
+std::vector<std::int64_t> spread(std::int64_t extent, std::size_t count) {
+  std::vector<std::int64_t> out;
+  if (std::int64_t(count) >= extent) {
+    for (std::int64_t i = 0; i < extent; ++i) out.push_back(i);
+    return out;
+  }
+  for (std::size_t s = 0; s < count; ++s)
+    out.push_back(std::int64_t(double(s) * double(extent - 1) / double(count - 1) + 0.5));
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::vector<float> random_matrix(std::size_t elements, unsigned seed) try {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> out(elements);
+  for (auto& x : out) x = uniform(generator);
+  return out;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+double gemm_error_bound(std::int64_t k, Precision precision) {
+  const double accumulation =
+      (std::min(double(k), 16.0 * std::sqrt(double(k))) + 4.0) * double(FLT_EPSILON);
+  // Rounding both operands to TF32 (unit roundoff 2^-11) perturbs each product by up to
+  // 2^-10 of its magnitude; 3xTF32 leaves about 2^-21 (the dropped low * low term and the
+  // bits the low parts miss). Both come on top of the FP32 accumulation.
+  switch (precision) {
+    case Precision::TF32:
+      return accumulation + std::ldexp(1.0, -10);
+    case Precision::TF32x3:
+      return accumulation + std::ldexp(1.0, -21);
+    case Precision::FP32:
+      break;
+  }
+  return accumulation;
+}
+
+Verification verify_gemm(const GemmProblem& problem, const float* a, const float* b,
+                         const float* c_before, const float* c_after, double full_check_limit,
+                         std::size_t sample_lines, Precision precision) try {
+  Verification result;
+  if (problem.batch > 1 && problem.products.buffer && !problem.products.host)
+    throw Error(ErrorCode::InvalidArgument,
+                "verify_gemm needs the product table on the host (products.host)",
+                Argument::Products);
+  const double work =
+      double(problem.batch) * double(problem.m) * double(problem.n) * double(problem.k);
+  const bool full = work <= full_check_limit;
+  result.sampled = !full;
+  // A sampled check looks at a spread of products (the first and last among them) and, in
+  // each, a spread of rows and columns.
+  const std::size_t lines = std::max<std::size_t>(sample_lines, 2);
+  const std::vector<std::int64_t> products =
+      full ? spread(problem.batch, std::size_t(problem.batch)) : spread(problem.batch, 8);
+  std::vector<char> written(problem.c_elements(), 0);
+  for (std::int64_t index = 0; index < problem.batch; ++index) {
+    const GemmProblem one = problem.product(index);
+    Checker checker{one,     a,
+                    b,       c_before,
+                    c_after, gemm_error_bound(one.k, precision),
+                    result,  problem.batch > 1 ? "product " + std::to_string(index) + ": " : ""};
+    checker.mark_written(written);
+    if (!std::binary_search(products.begin(), products.end(), index)) continue;
+    if (double(one.m) * double(one.n) * double(one.k) * double(products.size()) <=
+        full_check_limit) {
+      for (std::int64_t i = 0; i < one.m; ++i) checker.check_row(i);
+    } else {
+      result.sampled = true;
+      for (std::int64_t i : spread(one.m, lines)) checker.check_row(i);
+      for (std::int64_t j : spread(one.n, lines)) checker.check_column(j);
+    }
+  }
+  // Everything in C's array that no product writes (before the offsets, the ldc padding,
+  // between products) belongs to the caller: it must be untouched.
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    if (written[i] || std::memcmp(c_before + i, c_after + i, sizeof(float)) == 0) continue;
+    if (result.failures++ == 0)
+      result.first_failure =
+          "element " + std::to_string(i) + " of C's array, which no product writes, was modified";
+  }
+  result.passed = result.failures == 0;
+  return result;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+}  // namespace clgemm

@@ -1,0 +1,243 @@
+// Deriving kernel parameters from device limits, checked on invented devices, and rejecting
+// invalid combinations before anything is built.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "clgemm/clgemm.hpp"
+#include "test_support.hpp"
+
+namespace clgemm {
+namespace {
+
+DeviceLimits fake_device(DeviceType type, std::size_t max_work_group, std::size_t local_bytes) {
+  DeviceLimits d;
+  d.name = "fake";
+  d.type = type;
+  d.max_work_group_size = max_work_group;
+  d.max_work_item_sizes[0] = d.max_work_item_sizes[1] = d.max_work_item_sizes[2] = max_work_group;
+  d.local_memory_bytes = local_bytes;
+  return d;
+}
+
+TEST(Options, TileFollowsMaxWorkGroupSize) {
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 256, 32768)).at("TILE"), 16);
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 1024, 49152)).at("TILE"), 32);
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 64, 32768)).at("TILE"), 8);
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 128, 32768)).at("TILE"), 8);
+}
+
+TEST(Options, TileShrinksToFitLocalMemory) {
+  // 2 * 32 * 32 * 4 = 8 KiB does not fit 4 KiB; 16 x 16 tiles (2 KiB) do.
+  EXPECT_EQ(derive_options("tile", fake_device(DeviceType::GPU, 1024, 4096)).at("TILE"), 16);
+}
+
+TEST(Options, CpuWithHugeWorkGroupsGetsBoundedTiles) {
+  const auto cpu = fake_device(DeviceType::CPU, 4096, 4 << 20);
+  EXPECT_LE(derive_options("tile", cpu).at("TILE"), 32);
+  for (const auto& kernel : kernel_catalog())
+    EXPECT_NO_THROW(resolve_options(kernel.name, cpu, {}));
+}
+
+// A device that could have tensor cores: an NVIDIA GPU of compute capability 8.0 or newer,
+// all of which take work-groups of 1024 (the H200's limits).
+DeviceLimits fake_tensor_core_device() {
+  DeviceLimits d = fake_device(DeviceType::GPU, 1024, 49152);
+  d.vendor = "NVIDIA Corporation";
+  d.compute_capability = 90;
+  return d;
+}
+
+// Every kernel's derived parameters satisfy its own constraints on a range of devices. A
+// kernel that needs tensor cores is only ever built on a device that has them (elsewhere the
+// call fails with UnsupportedPrecision first), so it is checked on such devices only.
+TEST(Options, DerivedOptionsAreValidEverywhere) {
+  for (const auto& device :
+       {fake_device(DeviceType::GPU, 64, 16384), fake_device(DeviceType::GPU, 256, 32768),
+        fake_device(DeviceType::GPU, 1024, 49152), fake_device(DeviceType::Accelerator, 512, 65536),
+        fake_device(DeviceType::CPU, 4096, 4 << 20), fake_device(DeviceType::CPU, 8192, 32768),
+        fake_tensor_core_device()}) {
+    for (const auto& kernel : kernel_catalog()) {
+      if (kernel.needs_tensor_cores && device.compute_capability < 80) continue;
+      EXPECT_NO_THROW(validate_options(kernel.name, derive_options(kernel.name, device), device))
+          << kernel.name << " on a device with work-groups of " << device.max_work_group_size;
+    }
+  }
+}
+
+TEST(Options, VectorizedUsesLargeBlocksOnBigGpus) {
+  const auto o = derive_options("vectorized", fake_device(DeviceType::GPU, 1024, 49152));
+  EXPECT_EQ(o.at("TILE_M"), 128);
+  EXPECT_EQ(o.at("ITEM_M") * o.at("ITEM_N"), 64);
+}
+
+TEST(Options, OverridesReplaceDerivedValues) {
+  const auto o = resolve_options("tile", fake_device(DeviceType::GPU, 1024, 49152), {{"TILE", 8}});
+  EXPECT_EQ(o.at("TILE"), 8);
+}
+
+TEST(Options, UnknownParameterIsRejectedWithTheValidNames) {
+  try {
+    resolve_options("tile", fake_device(DeviceType::GPU, 256, 32768), {{"TILES", 8}});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidOption);
+    EXPECT_NE(std::string(e.what()).find("TILES"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("TILE"), std::string::npos);
+  }
+}
+
+// Each message must name the constraint that failed.
+void expect_invalid(const std::string& kernel, const KernelOptions& overrides,
+                    const std::string& constraint, const DeviceLimits& device) {
+  try {
+    resolve_options(kernel, device, overrides);
+    FAIL() << "expected " << constraint << " to be reported";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidOption);
+    EXPECT_NE(std::string(e.what()).find(constraint), std::string::npos) << e.what();
+  }
+}
+
+TEST(Options, InvalidCombinationsNameTheConstraint) {
+  const auto gpu = fake_device(DeviceType::GPU, 256, 32768);
+  expect_invalid("tile", {{"TILE", 32}}, "CL_DEVICE_MAX_WORK_GROUP_SIZE = 256", gpu);
+  expect_invalid("tile", {{"TILE", 0}}, "TILE = 0 is outside", gpu);
+  expect_invalid("coarsened", {{"TILE", 30}, {"ITEM", 4}}, "TILE % ITEM == 0", gpu);
+  expect_invalid("coarsened", {{"TILE", 128}, {"ITEM", 8}}, "CL_DEVICE_LOCAL_MEM_SIZE", gpu);
+  expect_invalid("vectorized", {{"VEC", 3}}, "VEC is 1, 2, 4, 8 or 16", gpu);
+  expect_invalid("vectorized", {{"ITEM_M", 3}}, "TILE_M % ITEM_M == 0", gpu);
+  expect_invalid("vectorized", {{"TILE_K", 2}}, "TILE_K % VEC == 0", gpu);
+  expect_invalid("vectorized", {{"TILE_M", 8}, {"ITEM_M", 1}, {"TILE_K", 4}},
+                 "each work-item loads whole vectors of A", gpu);
+  expect_invalid("private", {{"PRIVATE_K", 5000}}, "PRIVATE_K <= 4096", gpu);
+  DeviceLimits narrow = gpu;
+  narrow.max_work_item_sizes[1] = 4;
+  expect_invalid("base", {}, "CL_DEVICE_MAX_WORK_ITEM_SIZES[1] = 4", narrow);
+}
+
+TEST(Options, BuildOptionStringListsEveryParameter) {
+  EXPECT_EQ(format_build_options({{"TILE", 16}, {"ITEM", 4}}), "-D ITEM=4 -D TILE=16");
+}
+
+TEST(Catalog, LadderOrderAndUnknownKernel) {
+  const auto& catalog = kernel_catalog();
+  ASSERT_EQ(catalog.size(), 10u);
+  const char* order[] = {"base",       "row",     "private",    "tile",  "coarsened",
+                         "vectorized", "blocked", "tensorcore", "wgmma", "gemv"};
+  for (std::size_t i = 0; i < catalog.size(); ++i) EXPECT_EQ(catalog[i].name, order[i]);
+  try {
+    find_kernel("tiled");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::UnknownKernel);
+    for (const auto& k : catalog) EXPECT_NE(std::string(e.what()).find(k.name), std::string::npos);
+  }
+}
+
+// What each kernel computes: the ladder FP32 only, blocked every precision (TF32 and 3xTF32
+// portably), tensorcore and wgmma only the TF32 modes and only on tensor cores (wgmma only
+// where the wgmma probe passed).
+TEST(Catalog, PrecisionsOfEachKernel) {
+  const std::vector<Precision> fp32_only = {Precision::FP32};
+  const std::vector<Precision> all = {Precision::FP32, Precision::TF32, Precision::TF32x3};
+  for (const auto& kernel : kernel_catalog()) {
+    if (kernel.name == "blocked") {
+      EXPECT_EQ(kernel.precisions, all);
+    } else if (kernel.name == "tensorcore" || kernel.name == "wgmma") {
+      EXPECT_EQ(kernel.precisions, (std::vector<Precision>{Precision::TF32, Precision::TF32x3}));
+    } else {
+      EXPECT_EQ(kernel.precisions, fp32_only) << kernel.name;
+    }
+    EXPECT_EQ(kernel.needs_tensor_cores, kernel.name == "tensorcore" || kernel.name == "wgmma")
+        << kernel.name;
+    EXPECT_EQ(kernel.needs_wgmma, kernel.name == "wgmma") << kernel.name;
+  }
+}
+
+}  // namespace
+}  // namespace clgemm
+
+namespace clgemm::testing {
+namespace {
+
+// The catalogue's model of each kernel agrees with what the built kernel reports: the bytes of
+// local memory it declares (CL_KERNEL_LOCAL_MEM_SIZE: at least the model, and at most a few
+// bytes of the driver's own more; NVIDIA's reports 1 for a kernel without local memory) and,
+// where the kernel fixes it with reqd_work_group_size, its work-group
+// (CL_KERNEL_COMPILE_WORK_GROUP_SIZE).
+TEST(KernelModel, MatchesWhatTheBuiltKernelReports) {
+  int compared = 0, unreported = 0;
+  for (const auto& name : fp32_kernel_names()) {
+    SCOPED_TRACE(name);
+    const GemmRecord record = shared_context().build(name);
+    const auto wg = kernel_work_group(name, record.options);
+    const auto& compiled = record.kernel_compile_work_group;
+    if (compiled[0] != 0) {
+      EXPECT_EQ(compiled[0], wg[0]);
+      EXPECT_EQ(compiled[1], wg[1]);
+      EXPECT_EQ(compiled[2], 1u);
+    }
+    const std::size_t model = kernel_local_memory_bytes(name, record.options);
+    if (record.kernel_local_memory_bytes == 0 && model > 0) {
+      ++unreported;  // PoCL 5.0 reports 0 for static __local arrays (it places them itself)
+    } else {
+      EXPECT_GE(record.kernel_local_memory_bytes, model);
+      EXPECT_LE(record.kernel_local_memory_bytes, model + 64);
+      ++compared;
+    }
+    const auto block = kernel_block(name, record.options);
+    for (auto extent : block) EXPECT_GE(extent, 1);
+  }
+  EXPECT_THROW(kernel_work_group("tile", {}), Error);  // a parameter missing
+  EXPECT_GT(compared, 0);
+  if (unreported > 0)
+    std::cout << "note: " << unreported << " kernels' local memory is not reported by '"
+              << shared_context().device().platform_version << "' (CL_KERNEL_LOCAL_MEM_SIZE = 0)\n";
+  EXPECT_THROW(kernel_local_memory_bytes("nope", {}), Error);
+}
+
+// The registers model counts a work-item's accumulators, its share of a staged page and a
+// private array: checked against the kernels' own parameters, and every catalogue candidate
+// lies inside its parameter's range, ascending.
+TEST(KernelModel, RegistersAndCandidates) {
+  const KernelOptions coarsened{{"TILE", 64}, {"ITEM", 4}};
+  EXPECT_EQ(kernel_outputs_per_work_item("coarsened", coarsened), 16);
+  // 16 accumulators + one 64 x 65 page over 16 x 16 work-items = 16 + 16.
+  EXPECT_EQ(kernel_registers_per_work_item("coarsened", coarsened), 16 + 64 * 65 / 256);
+  EXPECT_EQ(kernel_registers_per_work_item("private", {{"WG", 64}, {"PRIVATE_K", 128}}), 1 + 128);
+  EXPECT_EQ(kernel_outputs_per_work_item("base", {{"WG_X", 8}, {"WG_Y", 8}}), 1);
+  const KernelOptions tensorcore{{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"WARP_M", 64},
+                                 {"WARP_N", 64},  {"STAGES", 3},   {"VEC", 4}};
+  EXPECT_EQ(kernel_outputs_per_work_item("tensorcore", tensorcore), 64 * 64 / 32);
+  // wgmma: a warpgroup's 64 x TILE_N accumulators over 128 work-items; two warpgroups; two
+  // pages of 128 + 128 rows of 16 floats, each with an 8-byte barrier.
+  const KernelOptions wgmma{{"TILE_M", 128}, {"TILE_N", 128},    {"TILE_K", 16},
+                            {"STAGES", 2},   {"A_REGISTERS", 0}, {"LAST_WARP_REFILLS", 0}};
+  EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wgmma), 64);
+  EXPECT_EQ(kernel_work_group("wgmma", wgmma), (std::array<std::size_t, 2>{2 * 128, 1}));
+  EXPECT_EQ(kernel_local_memory_bytes("wgmma", wgmma), std::size_t(2 * (256 * 16 * 4 + 8)));
+  // With A in registers and 256 rows: two warpgroups of two 64 x 128 blocks each, and pages
+  // of B only (128 rows of 16 floats).
+  const KernelOptions wgmma_registers{{"TILE_M", 256},    {"TILE_N", 128},
+                                      {"TILE_K", 16},     {"STAGES", 4},
+                                      {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 1}};
+  EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wgmma_registers), 128);
+  EXPECT_EQ(kernel_work_group("wgmma", wgmma_registers), (std::array<std::size_t, 2>{2 * 128, 1}));
+  EXPECT_EQ(kernel_local_memory_bytes("wgmma", wgmma_registers),
+            std::size_t(4 * (128 * 16 * 4 + 8)));
+  EXPECT_THROW(kernel_registers_per_work_item("tile", {}), Error);
+  for (const auto& kernel : kernel_catalog())
+    for (const auto& parameter : kernel.parameters) {
+      SCOPED_TRACE(kernel.name + " " + parameter.name);
+      EXPECT_TRUE(std::is_sorted(parameter.candidates.begin(), parameter.candidates.end()));
+      for (long value : parameter.candidates) {
+        EXPECT_GE(value, parameter.minimum);
+        EXPECT_LE(value, parameter.maximum);
+      }
+    }
+}
+
+}  // namespace
+}  // namespace clgemm::testing

@@ -1,0 +1,657 @@
+// The tuning database and `auto`: shape classes, file round trips and overrides, malformed
+// files, and what a Context runs for `auto` with and without an entry for its device.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "support/files.hpp"
+#include "test_support.hpp"
+
+namespace clgemm::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(Tuning, ShapeClasses) {
+  EXPECT_EQ(shape_class(GemmProblem::packed(512, 512, 512)), "small");
+  EXPECT_EQ(shape_class(GemmProblem::packed(256, 256, 256)), "tiny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(1, 4096, 4096)), "gemv");
+  EXPECT_EQ(shape_class(GemmProblem::packed(4096, 8, 4096)), "gemv");
+  EXPECT_EQ(shape_class(GemmProblem::packed(8, 4096, 255)), "tiny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(9, 4096, 4096)), "thin");
+  EXPECT_EQ(shape_class(GemmProblem::packed(32, 4096, 11008)), "thin");
+  EXPECT_EQ(shape_class(GemmProblem::packed(4096, 16, 4096)), "thin");
+  EXPECT_EQ(shape_class(GemmProblem::packed(8192, 128, 8192)), "skinny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(256, 8192, 8192)), "skinny");
+  EXPECT_EQ(shape_class(GemmProblem::packed(8192, 8192, 256)), "small-k");
+  EXPECT_EQ(shape_class(GemmProblem::packed(1024, 1024, 1024)), "medium");
+  EXPECT_EQ(shape_class(GemmProblem::packed(1025, 1025, 1025)), "medium-large");
+  EXPECT_EQ(shape_class(GemmProblem::packed(2560, 2560, 2560)), "medium-large");
+  EXPECT_EQ(shape_class(GemmProblem::packed(3073, 3073, 3073)), "large");
+  EXPECT_EQ(shape_class(GemmProblem::packed(4097, 4097, 4097)), "large");
+  for (const auto& cls : shape_classes()) EXPECT_EQ(shape_class(representative_problem(cls)), cls);
+}
+
+TunedEntry entry(const std::string& device, const std::string& cls, long tile) {
+  TunedEntry e;
+  e.device = device, e.platform = "P", e.shape_class = cls, e.kernel = "tile";
+  e.options = {{"TILE", tile}};
+  e.gflops = 12.5, e.m = e.n = e.k = 64, e.tuned = "2026-11-29";
+  return e;
+}
+
+class TuningFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("clgemm-tuning-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    unsetenv("CLGEMM_TUNING_FILE");
+    fs::remove_all(dir_);
+  }
+  fs::path dir_;
+};
+
+TEST_F(TuningFiles, SaveLoadAndOverlay) {
+  TuningDatabase db;
+  db.put(entry("D", "large", 16));
+  db.put(entry("D", "small", 8));
+  db.put(entry("D", "large", 32));  // replaces the first
+  ASSERT_EQ(db.entries().size(), 2u);
+  const auto path = (dir_ / "db.json").string();
+  db.save(path);
+  const auto loaded = TuningDatabase::load_file(path);
+  ASSERT_EQ(loaded.entries().size(), 2u);
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  EXPECT_EQ(loaded.find(device, "large")->options.at("TILE"), 32);
+  TuningDatabase user;
+  user.put(entry("D", "small", 4));
+  auto merged = loaded;
+  merged.overlay(user);
+  EXPECT_EQ(merged.find(device, "small")->options.at("TILE"), 4);
+  device.platform_name = "other platform";
+  EXPECT_FALSE(merged.find(device, "small").has_value());
+}
+
+TEST_F(TuningFiles, MalformedFileNamesItself) {
+  const auto path = (dir_ / "bad.json").string();
+  std::ofstream(path) << "{\"format\": 1, \"entries\": [{\"device\": 3}]}";
+  try {
+    TuningDatabase::load_file(path);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(TuningDatabase::load_file((dir_ / "missing.json").string()).entries().empty());
+}
+
+// Entries are kept per precision: "precision" in the file ("fp32" when absent), part of the
+// key of put() and find().
+TEST_F(TuningFiles, EntriesCarryTheirPrecision) {
+  const auto path = (dir_ / "precisions.json").string();
+  std::ofstream(path) << R"({"format": 1, "entries": [
+      {"device": "D", "platform": "P", "shape_class": "large", "kernel": "blocked",
+       "options": {}},
+      {"device": "D", "platform": "P", "shape_class": "large", "precision": "tf32",
+       "kernel": "tensorcore", "options": {"STAGES": 3}},
+      {"device": "D", "platform": "P", "shape_class": "large", "precision": "3xtf32",
+       "kernel": "tensorcore", "options": {"STAGES": 4}}]})";
+  const auto loaded = TuningDatabase::load_file(path);
+  ASSERT_EQ(loaded.entries().size(), 3u);
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  EXPECT_EQ(loaded.find(device, "large")->precision, Precision::FP32);
+  EXPECT_EQ(loaded.find(device, "large")->kernel, "blocked");
+  EXPECT_EQ(loaded.find(device, "large", Precision::TF32)->options.at("STAGES"), 3);
+  EXPECT_EQ(loaded.find(device, "large", Precision::TF32x3)->options.at("STAGES"), 4);
+
+  // put() replaces only the entry of the same precision; save() writes the precision.
+  auto db = loaded;
+  TunedEntry tf32 = *db.find(device, "large", Precision::TF32);
+  tf32.options = {{"STAGES", 2}};
+  db.put(tf32);
+  ASSERT_EQ(db.entries().size(), 3u);
+  db.save(path);
+  const auto again = TuningDatabase::load_file(path);
+  ASSERT_EQ(again.entries().size(), 3u);
+  EXPECT_EQ(again.find(device, "large", Precision::TF32)->options.at("STAGES"), 2);
+  EXPECT_EQ(again.find(device, "large", Precision::TF32x3)->options.at("STAGES"), 4);
+  EXPECT_EQ(again.find(device, "large", Precision::FP32)->kernel, "blocked");
+  std::ifstream saved(path);
+  const std::string text{std::istreambuf_iterator<char>(saved), std::istreambuf_iterator<char>()};
+  EXPECT_NE(text.find("\"precision\": \"3xtf32\""), std::string::npos) << text;
+
+  // An unknown precision is a malformed file, named in the error.
+  std::ofstream(path) << R"({"format": 1, "entries": [{"device": "D", "platform": "P",
+      "shape_class": "large", "precision": "fp16", "kernel": "blocked", "options": {}}]})";
+  try {
+    TuningDatabase::load_file(path);
+    FAIL() << "an entry of precision fp16 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("fp16"), std::string::npos) << e.what();
+  }
+}
+
+// What `auto` picks for each precision with and without tensor cores, with no entries, with
+// fp32 entries only, and with tensorcore entries.
+TEST(Tuning, ChoiceFollowsThePrecisionAndTheTensorCores) {
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  device.local_memory_bytes = 64 * 1024;  // room for the tensorcore entry's three pages
+  const auto problem = GemmProblem::packed(4096, 4096, 4096);
+  TuningDatabase empty;
+  // No entry: tensorcore (derived) for TF32 modes on tensor cores, blocked otherwise.
+  for (Precision p : {Precision::TF32, Precision::TF32x3}) {
+    const auto on_tensor_cores = choose_kernel(empty, device, problem, p, TensorCores::MmaSync);
+    EXPECT_EQ(on_tensor_cores.kernel, "tensorcore") << precision_name(p);
+    EXPECT_TRUE(on_tensor_cores.overrides.empty());
+    EXPECT_NE(on_tensor_cores.reason.find("derived"), std::string::npos) << on_tensor_cores.reason;
+    EXPECT_EQ(choose_kernel(empty, device, problem, p, TensorCores::None).kernel, "blocked")
+        << precision_name(p);
+  }
+  EXPECT_EQ(choose_kernel(empty, device, problem, Precision::FP32, TensorCores::MmaSync).kernel,
+            "blocked");
+  EXPECT_EQ(choose_kernel(empty, device, problem, Precision::FP32, TensorCores::None).kernel,
+            "blocked");
+
+  // A tuned fp32 entry of a kernel that computes TF32 portably serves TF32 without tensor
+  // cores; one of a kernel that does not (tile) is passed over for blocked.
+  TuningDatabase fp32_entries;
+  TunedEntry blocked = entry("D", "large", 0);
+  blocked.kernel = "blocked";
+  blocked.options = {{"TILE_M", 32}};
+  fp32_entries.put(blocked);
+  const auto portable =
+      choose_kernel(fp32_entries, device, problem, Precision::TF32, TensorCores::None);
+  EXPECT_EQ(portable.kernel, "blocked");
+  EXPECT_EQ(portable.overrides.at("TILE_M"), 32);
+  EXPECT_EQ(
+      choose_kernel(fp32_entries, device, problem, Precision::TF32, TensorCores::MmaSync).kernel,
+      "tensorcore");
+  TuningDatabase tile_entries;
+  tile_entries.put(entry("D", "large", 8));
+  EXPECT_EQ(choose_kernel(tile_entries, device, problem, Precision::TF32, TensorCores::None).kernel,
+            "blocked");
+  EXPECT_TRUE(choose_kernel(tile_entries, device, problem, Precision::TF32, TensorCores::None)
+                  .overrides.empty());
+
+  // Tensorcore entries are used for their own precision on tensor cores, never for FP32 and
+  // never without tensor cores.
+  TuningDatabase tensor_entries = fp32_entries;
+  TunedEntry tf32 = entry("D", "large", 0);
+  tf32.kernel = "tensorcore", tf32.precision = Precision::TF32;
+  tf32.options = {{"STAGES", 3}};
+  tensor_entries.put(tf32);
+  const auto tuned =
+      choose_kernel(tensor_entries, device, problem, Precision::TF32, TensorCores::MmaSync);
+  EXPECT_EQ(tuned.kernel, "tensorcore");
+  EXPECT_EQ(tuned.overrides.at("STAGES"), 3);
+  EXPECT_NE(tuned.reason.find("tuned tf32 entry"), std::string::npos) << tuned.reason;
+  EXPECT_TRUE(
+      choose_kernel(tensor_entries, device, problem, Precision::TF32x3, TensorCores::MmaSync)
+          .overrides.empty())
+      << "the tf32 entry must not serve 3xtf32";
+  for (TensorCores tensor_cores : {TensorCores::None, TensorCores::MmaSync})
+    EXPECT_EQ(choose_kernel(tensor_entries, device, problem, Precision::FP32, tensor_cores).kernel,
+              "blocked");
+  EXPECT_EQ(
+      choose_kernel(tensor_entries, device, problem, Precision::TF32, TensorCores::None).kernel,
+      "blocked");
+  // Even an fp32 entry naming tensorcore (a hand-edited file) does not put FP32 on it.
+  TuningDatabase wrong;
+  TunedEntry fp32_tensorcore = entry("D", "large", 0);
+  fp32_tensorcore.kernel = "tensorcore", fp32_tensorcore.options = {};
+  wrong.put(fp32_tensorcore);
+  for (TensorCores tensor_cores : {TensorCores::None, TensorCores::MmaSync})
+    EXPECT_EQ(choose_kernel(wrong, device, problem, Precision::FP32, tensor_cores).kernel,
+              "blocked");
+  // Nor does it put TF32 on tensor cores the device lacks: the portable kernel runs instead.
+  EXPECT_EQ(choose_kernel(wrong, device, problem, Precision::TF32, TensorCores::None).kernel,
+            "blocked");
+}
+
+// wgmma entries serve their precision only where the device runs wgmma (sm_90a, its probe
+// passed); elsewhere a device with tensor cores keeps the mma.sync kernel, and one without
+// them the portable path.
+TEST(Tuning, WgmmaEntriesServeOnlyDevicesThatRunWgmma) {
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  device.local_memory_bytes = 48 * 1024;
+  const auto problem = GemmProblem::packed(4096, 4096, 4096);
+  TuningDatabase database;
+  for (Precision p : {Precision::TF32, Precision::TF32x3}) {
+    TunedEntry e = entry("D", "large", 0);
+    e.kernel = "wgmma", e.precision = p;
+    e.options = {{"TILE_M", 128}, {"TILE_N", 64}, {"TILE_K", 16}, {"STAGES", 3}};
+    database.put(e);
+  }
+  for (Precision p : {Precision::TF32, Precision::TF32x3}) {
+    SCOPED_TRACE(precision_name(p));
+    const auto with_wgmma = choose_kernel(database, device, problem, p, TensorCores::Wgmma);
+    EXPECT_EQ(with_wgmma.kernel, "wgmma");
+    EXPECT_EQ(with_wgmma.overrides.at("TILE_N"), 64);
+    EXPECT_NE(with_wgmma.reason.find("entry 'large' of wgmma"), std::string::npos)
+        << with_wgmma.reason;
+    EXPECT_EQ(choose_kernel(database, device, problem, p, TensorCores::MmaSync).kernel,
+              "tensorcore");
+    EXPECT_EQ(choose_kernel(database, device, problem, p, TensorCores::None).kernel, "blocked");
+  }
+  for (TensorCores tensor_cores : {TensorCores::MmaSync, TensorCores::Wgmma})
+    EXPECT_EQ(choose_kernel(database, device, problem, Precision::FP32, tensor_cores).kernel,
+              "blocked");
+  // Its packed operands must fit the workspace (a quarter of the largest allocation, 256 MiB
+  // here): 8192^3 in TF32 packs 2 x 256 MiB, so the entry is skipped, saying why.
+  device.max_allocation_bytes = std::size_t(1) << 30;
+  EXPECT_EQ(choose_kernel(database, device, problem, Precision::TF32, TensorCores::Wgmma).kernel,
+            "wgmma");
+  const auto too_large = choose_kernel(database, device, GemmProblem::packed(8192, 8192, 8192),
+                                       Precision::TF32, TensorCores::Wgmma);
+  EXPECT_EQ(too_large.kernel, "tensorcore");
+  EXPECT_NE(too_large.reason.find("workspace limit"), std::string::npos) << too_large.reason;
+}
+
+// On tensor cores an entry carried from a larger problem claims no more than the same kernel
+// measured nearer to the call; the FP32 kernels keep the fill model alone.
+TEST(Tuning, TensorCoreEntriesAreBoundedByNearerMeasurements) {
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P", device.compute_units = 132;
+  device.local_memory_bytes = 48 * 1024;
+  const auto measured = [](TunedEntry e, std::int64_t n, double gflops) {
+    e.m = e.n = e.k = n, e.gflops = gflops;
+    return e;
+  };
+  TuningDatabase database;
+  TunedEntry large = entry("D", "large", 0), medium = entry("D", "medium", 0);
+  large.kernel = medium.kernel = "wgmma";
+  large.precision = medium.precision = Precision::TF32x3;
+  large.options = {{"TILE_M", 128}, {"TILE_N", 64}, {"TILE_K", 16}, {"STAGES", 3}};
+  medium.options = {{"TILE_M", 64}, {"TILE_N", 64}, {"TILE_K", 32}, {"STAGES", 2}};
+  database.put(measured(large, 4096, 78000));
+  database.put(measured(medium, 1024, 27000));
+  const auto at = [&](std::int64_t n, Precision p) {
+    return choose_kernel(database, device, GemmProblem::packed(n, n, n), p, TensorCores::Wgmma);
+  };
+  EXPECT_EQ(at(1024, Precision::TF32x3).overrides.at("TILE_M"), 64)
+      << at(1024, Precision::TF32x3).reason;
+  EXPECT_EQ(at(4096, Precision::TF32x3).overrides.at("TILE_M"), 128)
+      << at(4096, Precision::TF32x3).reason;
+
+  TuningDatabase fp32;
+  TunedEntry big = entry("D", "large", 0), small = entry("D", "medium", 0);
+  big.kernel = small.kernel = "blocked";
+  big.options = {{"TILE_M", 64}, {"TILE_N", 64}};
+  small.options = {{"TILE_M", 32}, {"TILE_N", 32}};
+  fp32.put(measured(big, 4096, 46000));
+  fp32.put(measured(small, 1024, 20000));
+  const auto fp32_1024 = choose_kernel(fp32, device, GemmProblem::packed(1024, 1024, 1024));
+  EXPECT_EQ(fp32_1024.overrides.at("TILE_M"), 64) << fp32_1024.reason;
+}
+
+TEST(Tuning, ChoiceFallsBackToDerivedAndPrefersTheNearestMeasurement) {
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  TuningDatabase db;
+  EXPECT_EQ(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).kernel, "blocked");
+  EXPECT_TRUE(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).overrides.empty());
+  EXPECT_NE(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).reason.find("derived"),
+            std::string::npos);
+  TunedEntry large = entry("D", "large", 8);
+  large.m = large.n = large.k = 4096;
+  db.put(large);
+  const auto only = choose_kernel(db, device, GemmProblem::packed(64, 64, 64));
+  EXPECT_EQ(only.kernel, "tile");
+  EXPECT_NE(only.reason.find("entry 'large'"), std::string::npos) << only.reason;
+  // Two entries that keep the device equally busy here: the one measured nearer in size wins.
+  db.put(entry("D", "small", 4));  // measured on 64^3
+  EXPECT_EQ(choose_kernel(db, device, GemmProblem::packed(64, 64, 64)).overrides.at("TILE"), 4);
+  EXPECT_EQ(choose_kernel(db, device, GemmProblem::packed(4096, 4096, 4096)).overrides.at("TILE"),
+            8);
+}
+
+// Each entry's measured speed is carried to the shape by how much of the device its launch
+// keeps busy: on 132 compute units the 128 x 256 tiles measured at 4096^3 win at 2048^3 and
+// 4096^3, the 64 x 64 tiles measured at 1024^3 win at 1024^3 (32 large tiles would fill a
+// quarter of the device) and on a skinny 8192 x 128 x 8192.
+TEST(Tuning, ChoiceWeighsEntriesByTheShareOfTheDeviceTheyFill) {
+  DeviceLimits device;
+  device.name = "G", device.platform_name = "P", device.type = DeviceType::GPU;
+  device.compute_units = 132, device.max_work_group_size = 1024,
+  device.local_memory_bytes = 48 * 1024;
+  auto blocked = [](const std::string& cls, long tile_m, long tile_n, long item_m, long item_n,
+                    double gflops, std::int64_t size) {
+    TunedEntry e;
+    e.device = "G", e.platform = "P", e.shape_class = cls, e.kernel = "blocked";
+    e.options = {{"TILE_M", tile_m}, {"TILE_N", tile_n}, {"TILE_K", 8}, {"ITEM_M", item_m},
+                 {"ITEM_N", item_n}, {"VEC", 4},         {"UNROLL", 1}};
+    e.gflops = gflops, e.m = e.n = e.k = size;
+    return e;
+  };
+  TuningDatabase db;
+  db.put(blocked("large", 128, 256, 16, 8, 46000, 4096));
+  db.put(blocked("medium", 64, 64, 8, 4, 25000, 1024));
+  auto tile_m = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return choose_kernel(db, device, GemmProblem::packed(m, n, k)).overrides.at("TILE_M");
+  };
+  EXPECT_EQ(tile_m(4096, 4096, 4096), 128);
+  EXPECT_EQ(tile_m(2048, 2048, 2048), 128);
+  EXPECT_EQ(tile_m(1024, 1024, 1024), 64);
+  EXPECT_EQ(tile_m(8192, 128, 8192), 64);
+  const auto choice = choose_kernel(db, device, GemmProblem::packed(1024, 1024, 1024));
+  EXPECT_NE(choice.reason.find("predicted"), std::string::npos) << choice.reason;
+  // An entry measured on a thin problem (32 x 128 tiles at 21 TFLOP/s on 32 x 4096 x 8192)
+  // serves thin shapes, but never claims more than it measured on the squares.
+  db.put(blocked("thin", 32, 128, 8, 4, 21000, 0));
+  TunedEntry& thin = const_cast<TunedEntry&>(db.entries().back());
+  thin.m = 32, thin.n = 4096, thin.k = 8192;
+  thin.options["TILE_K"] = 32;
+  EXPECT_EQ(tile_m(4096, 4096, 4096), 128);
+  EXPECT_EQ(tile_m(2048, 2048, 2048), 128);
+  EXPECT_EQ(tile_m(16, 4096, 4096), 32);
+  EXPECT_EQ(tile_m(32, 4096, 11008), 32);
+}
+
+// Entries measured on batches serve batches only: their speed came with one launch for many
+// products, which a single product's launch never gets. Batches weigh every product's
+// work-groups, so a tile that fits one product wins there.
+TEST(Tuning, BatchedEntriesServeBatches) {
+  DeviceLimits device;
+  device.name = "G", device.platform_name = "P", device.type = DeviceType::GPU;
+  device.compute_units = 132, device.max_work_group_size = 1024,
+  device.local_memory_bytes = 48 * 1024;
+  auto blocked = [](const std::string& cls, long tile, double gflops, std::int64_t size,
+                    std::int64_t batch) {
+    TunedEntry e;
+    e.device = "G", e.platform = "P", e.shape_class = cls, e.kernel = "blocked";
+    e.options = {{"TILE_M", tile}, {"TILE_N", tile}, {"TILE_K", 16}, {"ITEM_M", 8},
+                 {"ITEM_N", 4},    {"VEC", 4},       {"UNROLL", 1}};
+    e.gflops = gflops, e.m = e.n = e.k = size, e.batch = batch;
+    return e;
+  };
+  TuningDatabase db;
+  db.put(blocked("tiny", 64, 900, 256, 1));
+  db.put(blocked("batched-tiny", 32, 8000, 32, 8192));
+  auto choice = [&](std::int64_t size, std::int64_t batch) {
+    return choose_kernel(db, device, GemmProblem::packed_batch(size, size, size, batch));
+  };
+  EXPECT_EQ(choice(100, 1).overrides.at("TILE_M"), 64);
+  const auto batched = choice(32, 8192);
+  EXPECT_EQ(batched.overrides.at("TILE_M"), 32);
+  EXPECT_NE(batched.reason.find("8192 products of 32x32x32"), std::string::npos) << batched.reason;
+  EXPECT_EQ(shape_class(GemmProblem::packed_batch(32, 32, 32, 8192)), "batched-tiny");
+  EXPECT_EQ(shape_class(GemmProblem::packed_batch(128, 128, 128, 1024)), "batched-small");
+  EXPECT_EQ(shape_class(GemmProblem::packed_batch(1024, 1024, 1024, 16)), "medium");
+  EXPECT_EQ(representative_problem("batched-tiny").batch, 8192);
+}
+
+// GEMV-like shapes run gemv: at most 8 rows on a GPU (measured there: blocked's reuse wins from
+// 16), up to gemv's rows per pass on a CPU; the long side and K long.
+TEST(Tuning, GemvLikeShapesRunGemv) {
+  DeviceLimits gpu;
+  gpu.name = "G", gpu.type = DeviceType::GPU, gpu.compute_units = 132;
+  gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  DeviceLimits cpu;
+  cpu.name = "C", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
+  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 64 * 1024;
+  const TuningDatabase empty;
+  auto kernel = [&](const DeviceLimits& d, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return choose_kernel(empty, d, GemmProblem::packed(m, n, k)).kernel;
+  };
+  EXPECT_EQ(kernel(gpu, 1, 4096, 4096), "gemv");
+  EXPECT_EQ(kernel(gpu, 8, 4096, 4096), "gemv");
+  EXPECT_EQ(kernel(gpu, 4096, 8, 4096), "gemv");
+  EXPECT_EQ(kernel(gpu, 16, 4096, 4096), "blocked");
+  EXPECT_EQ(kernel(cpu, 16, 4096, 4096), "gemv");
+  EXPECT_EQ(kernel(cpu, 32, 32, 256), "blocked");  // both sides short: not GEMV-like
+  EXPECT_EQ(kernel(cpu, 1, 4096, 16), "blocked");  // K too short to stream
+  const auto choice = choose_kernel(empty, gpu, GemmProblem::packed(1, 4096, 4096));
+  EXPECT_NE(choice.reason.find("GEMV-like"), std::string::npos) << choice.reason;
+}
+
+// A device without entries of its own uses those of its architecture, then of its vendor and
+// type, then of its type; never another type's.
+TEST(Tuning, EntriesFallBackThroughTheDeviceLevels) {
+  DeviceLimits h200;
+  h200.name = "NVIDIA H200", h200.platform_name = "NVIDIA CUDA", h200.vendor = "NVIDIA Corporation";
+  h200.type = DeviceType::GPU, h200.compute_capability = 90;
+  DeviceLimits h100 = h200, l40 = h200, cpu;
+  h100.name = "NVIDIA H100 80GB HBM3";
+  l40.name = "NVIDIA L40", l40.compute_capability = 89;
+  cpu.name = "pthread-skylake-avx512-Intel(R) Xeon(R) Gold 6148", cpu.vendor = "GenuineIntel";
+  cpu.type = DeviceType::CPU, cpu.platform_name = "Portable Computing Language";
+  EXPECT_EQ(device_architecture(h200), "sm_90");
+  EXPECT_EQ(device_architecture(cpu), "skylake-avx512");
+  DeviceLimits epyc = cpu;
+  epyc.name = "pthread-x86-64-v3-AMD EPYC 7B13", epyc.vendor = "AuthenticAMD";
+  EXPECT_EQ(device_architecture(epyc), "x86-64-v3");
+  DeviceLimits other_intel = cpu;
+  other_intel.name = "cpu-haswell-Intel(R) Core(TM) i7-4770";
+  EXPECT_EQ(device_architecture(other_intel), "haswell");
+
+  TuningDatabase db;
+  TunedEntry gpu = TunedEntry::for_device(h200);
+  gpu.shape_class = "large", gpu.kernel = "tile", gpu.options = {{"TILE", 16}};
+  db.put(gpu);
+  TunedEntry host = TunedEntry::for_device(cpu);
+  host.shape_class = "large", host.kernel = "tile", host.options = {{"TILE", 8}};
+  db.put(host);
+  auto level_of = [&](const DeviceLimits& d) {
+    const auto [entries, level] = db.entries_for(d, Precision::FP32);
+    return entries.empty() ? std::string("none")
+                           : std::string(match_level_name(level)) + " " + entries[0].device;
+  };
+  EXPECT_EQ(level_of(h200), "device NVIDIA H200");
+  EXPECT_EQ(level_of(h100), "architecture NVIDIA H200");
+  EXPECT_EQ(level_of(l40), "vendor NVIDIA H200");
+  EXPECT_EQ(level_of(cpu), "device " + cpu.name);
+  EXPECT_EQ(level_of(other_intel), "vendor " + cpu.name);
+  EXPECT_EQ(level_of(epyc), "device type " + cpu.name);
+  DeviceLimits accelerator;
+  accelerator.type = DeviceType::Accelerator;
+  EXPECT_EQ(level_of(accelerator), "none");
+  const auto choice = choose_kernel(db, h100, GemmProblem::packed(512, 512, 512));
+  EXPECT_EQ(choice.kernel, "tile");
+  EXPECT_NE(choice.reason.find("architecture level"), std::string::npos) << choice.reason;
+  EXPECT_NE(choice.reason.find("measured on NVIDIA H200"), std::string::npos) << choice.reason;
+
+  // A device's own entry that cannot serve a call (measured on a batch, or gemv's) does not
+  // hide its kind's entries that can: a single product falls through to the next level.
+  TunedEntry batched = TunedEntry::for_device(epyc);
+  batched.shape_class = "batched-tiny", batched.kernel = "blocked", batched.batch = 8192;
+  batched.m = batched.n = batched.k = 32, batched.gflops = 12;
+  db.put(batched);
+  const auto single = choose_kernel(db, epyc, GemmProblem::packed(512, 512, 512));
+  EXPECT_EQ(single.kernel, "tile") << single.reason;
+  EXPECT_NE(single.reason.find("device type level"), std::string::npos) << single.reason;
+  GemmProblem batch = GemmProblem::packed(32, 32, 32);
+  batch.batch = 8192;
+  batch.stride_a = batch.stride_b = batch.stride_c = 32 * 32;
+  const auto many = choose_kernel(db, epyc, batch);
+  EXPECT_EQ(many.kernel, "blocked") << many.reason;
+  EXPECT_NE(many.reason.find("at the device level"), std::string::npos) << many.reason;
+}
+
+// A user file (CLGEMM_TUNING_FILE) steers what a new Context runs for `auto`, and an entry the
+// device cannot run falls back to derived parameters instead of failing.
+TEST_F(TuningFiles, AutoFollowsTheUserFile) {
+  const auto& device = shared_context().device();
+  TuningDatabase db;
+  // The user's entries replace the shipped ones of the same device, platform, class and
+  // precision; a device with shipped entries (the H200 has one for every class) gets the
+  // good entry in each of its single-product FP32 classes but medium.
+  std::set<std::string> classes = {"small"};
+  const TuningDatabase shipped = TuningDatabase::load_default();
+  for (const auto& e : shipped.entries())
+    if (e.device == device.name && e.precision == Precision::FP32 && e.batch <= 1)
+      classes.insert(e.shape_class);
+  classes.erase("medium");
+  for (const auto& shape_class : classes) {
+    TunedEntry good = entry(device.name, shape_class, 8);
+    good.platform = device.platform_name;
+    db.put(good);
+  }
+  TunedEntry invalid = entry(device.name, "medium", 3000);  // 3000^2 work-items: impossible
+  invalid.platform = device.platform_name;
+  db.put(invalid);
+  const auto path = (dir_ / "user.json").string();
+  db.save(path);
+  ASSERT_EQ(setenv("CLGEMM_TUNING_FILE", path.c_str(), 1), 0);
+
+  Context context;
+  auto run = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    const auto p = GemmProblem::packed(m, n, k, 1.0f, 0.0f);
+    const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
+    std::vector<float> c(p.c_elements()), c_before = c;
+    const auto timing = context.sgemm(p, a.data(), b.data(), c.data());
+    EXPECT_TRUE(verify_gemm(p, a.data(), b.data(), c_before.data(), c.data()).passed);
+    return timing;
+  };
+  const auto small = run(100, 100, 100);
+  EXPECT_EQ(small.kernel, "tile");
+  EXPECT_EQ(small.options.at("TILE"), 8);
+  EXPECT_NE(small.kernel_choice.find("tuned fp32 entry"), std::string::npos) << small.kernel_choice;
+  const auto medium = run(300, 300, 1500);  // just above 512^3: medium
+  EXPECT_EQ(medium.kernel, "tile");
+  EXPECT_NE(medium.kernel_choice.find("invalid here"), std::string::npos) << medium.kernel_choice;
+  EXPECT_EQ(medium.options.at("TILE"), 8) << "the valid entry serves every shape";
+}
+
+// What `auto` cannot use in the user's file is skipped, never fatal: an entry naming an unknown
+// kernel, a malformed file, a FIFO where the file should be. Each call still runs (derived
+// parameters) and its reason says why.
+TEST_F(TuningFiles, AutoSkipsWhatItCannotUse) {
+  const auto& device = shared_context().device();
+  const std::string unknown_kernel = "{\"format\": 1, \"entries\": [{\"device\": \"" + device.name +
+                                     "\", \"platform\": \"" + device.platform_name +
+                                     "\", \"shape_class\": \"small\", \"kernel\": \"nope\", "
+                                     "\"options\": {}}]}";
+  const auto fifo = (dir_ / "fifo.json").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  struct Case {
+    std::string path, text, why;
+  };
+  for (const Case& c :
+       {Case{(dir_ / "unknown.json").string(), unknown_kernel, "unknown kernel 'nope'"},
+        Case{(dir_ / "bad.json").string(), "{\"format\": 1, \"entries\": [", "not valid JSON"},
+        Case{fifo, "", "not a regular file"}}) {
+    if (!c.text.empty()) std::ofstream(c.path) << c.text;
+    ASSERT_EQ(setenv("CLGEMM_TUNING_FILE", c.path.c_str(), 1), 0);
+    Context context;
+    const auto p = GemmProblem::packed(20, 20, 20);
+    const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
+    std::vector<float> c_out(p.c_elements()), c_before = c_out;
+    const auto timing = context.sgemm(p, a.data(), b.data(), c_out.data());
+    EXPECT_TRUE(verify_gemm(p, a.data(), b.data(), c_before.data(), c_out.data()).passed);
+    EXPECT_NE(timing.kernel_choice.find("problem(s), skipped"), std::string::npos)
+        << timing.kernel_choice;
+    EXPECT_NE(timing.kernel_choice.find(c.why), std::string::npos) << timing.kernel_choice;
+    // The strict reader and the check name the same problem.
+    const auto problems = TuningDatabase::check_file(c.path);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].find(c.why), std::string::npos) << problems[0];
+    EXPECT_THROW(TuningDatabase::load_file(c.path), Error);
+  }
+}
+
+// Entries the library cannot use are kept, untouched, when a writer updates the file.
+TEST_F(TuningFiles, UpdateKeepsUnusableEntries) {
+  const auto path = (dir_ / "db.json").string();
+  std::ofstream(path) << "{\"format\": 1, \"entries\": [{\"device\": \"D\", \"shape_class\": "
+                         "\"small\", \"kernel\": \"future-kernel\", \"options\": {\"X\": 1}}]}";
+  TuningDatabase::update_file(path, [](TuningDatabase& db) { db.put(entry("D", "large", 16)); });
+  const auto again = TuningDatabase::parse(*read_regular_file(path), path);
+  EXPECT_EQ(again.entries().size(), 1u);
+  ASSERT_EQ(again.problems().size(), 1u);
+  EXPECT_NE(again.problems()[0].find("future-kernel"), std::string::npos);
+  // A file that is not a tuning file at all is refused, not replaced.
+  std::ofstream(path) << "not json";
+  EXPECT_THROW(TuningDatabase::update_file(path, [](TuningDatabase&) {}), Error);
+  EXPECT_EQ(*read_regular_file(path), "not json");
+}
+
+// Values that do not fit their field are problems of their entry, never undefined conversions.
+TEST(Tuning, OutOfRangeValuesAreProblems) {
+  for (const char* options :
+       {"{\"TILE\": 1e30}", "{\"TILE\": -5}", "{\"TILE\": 0}", "{\"TILE\": 8.5}",
+        "{\"TILE\": \"8\"}", "{\"TILE\": 18446744073709551615}", "[]"}) {
+    const std::string text =
+        std::string(
+            "{\"format\": 1, \"entries\": [{\"device\": \"D\", "
+            "\"shape_class\": \"small\", \"kernel\": \"tile\", \"options\": ") +
+        options + "}]}";
+    const auto db = TuningDatabase::parse(text, "test");
+    EXPECT_TRUE(db.entries().empty()) << options;
+    EXPECT_EQ(db.problems().size(), 1u) << options;
+  }
+}
+
+// The device levels' fields: a device type other than CPU, GPU, accelerator or other, or a
+// level field that is not a string, is a problem of its entry; written entries keep them.
+TEST(Tuning, DeviceLevelFieldsAreChecked) {
+  for (const char* fields : {"\"device_type\": \"TPU\"", "\"architecture\": 90",
+                             "\"vendor\": [\"NVIDIA\"]", "\"device_type\": \"gpu\""}) {
+    const std::string text = std::string(
+                                 "{\"format\": 1, \"entries\": [{\"device\": \"D\", "
+                                 "\"shape_class\": \"small\", \"kernel\": \"tile\", "
+                                 "\"options\": {\"TILE\": 8}, ") +
+                             fields + "}]}";
+    const auto db = TuningDatabase::parse(text, "test");
+    EXPECT_TRUE(db.entries().empty()) << fields;
+    EXPECT_EQ(db.problems().size(), 1u) << fields;
+  }
+  const std::string good =
+      R"({"format": 1, "entries": [{"device": "D", "shape_class": "small", "kernel": "tile",
+          "options": {"TILE": 8}, "architecture": "sm_90", "vendor": "V", "device_type": "GPU"}]})";
+  const auto db = TuningDatabase::parse(good, "test");
+  ASSERT_EQ(db.entries().size(), 1u);
+  const auto again = TuningDatabase::parse(db.to_json_text(), "again");
+  ASSERT_EQ(again.entries().size(), 1u);
+  EXPECT_EQ(again.entries()[0].architecture, "sm_90");
+  EXPECT_EQ(again.entries()[0].vendor, "V");
+  EXPECT_EQ(again.entries()[0].device_type, "GPU");
+}
+
+// Files written before the per-work-item block was renamed (BATCH_M, BATCH_N, coarsened's
+// BATCH) are read under the new names (ITEM_M, ITEM_N, ITEM) and written back under them.
+TEST_F(TuningFiles, OldParameterNamesAreReadAsTheNewOnes) {
+  const auto path = (dir_ / "old.json").string();
+  std::ofstream(path) << R"({"format": 1, "entries": [
+      {"device": "D", "platform": "P", "shape_class": "large", "kernel": "blocked",
+       "options": {"BATCH_M": 16, "BATCH_N": 8, "TILE_K": 8, "TILE_M": 128, "TILE_N": 256,
+                   "UNROLL": 1, "VEC": 4}},
+      {"device": "D", "platform": "P", "shape_class": "small", "kernel": "coarsened",
+       "options": {"TILE": 16, "BATCH": 4}}]})";
+  const auto loaded = TuningDatabase::load_file(path);
+  ASSERT_EQ(loaded.entries().size(), 2u);
+  DeviceLimits device;
+  device.name = "D", device.platform_name = "P";
+  const KernelOptions blocked = loaded.find(device, "large")->options;
+  // Every option, under the names blocked.cl and coarsened.cl read.
+  EXPECT_EQ(
+      format_build_options(blocked),
+      "-D ITEM_M=16 -D ITEM_N=8 -D TILE_K=8 -D TILE_M=128 -D TILE_N=256 -D UNROLL=1 -D VEC=4");
+  EXPECT_EQ(loaded.find(device, "small")->options, (KernelOptions{{"TILE", 16}, {"ITEM", 4}}));
+
+  loaded.save(path);
+  const std::string text = *read_regular_file(path);
+  EXPECT_EQ(text.find("BATCH"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"ITEM_M\": 16"), std::string::npos) << text;
+
+  // The old and the new name of one parameter together are a problem of that entry.
+  const auto both = TuningDatabase::parse(
+      R"({"format": 1, "entries": [{"device": "D", "shape_class": "small", "kernel": "coarsened",
+          "options": {"TILE": 16, "BATCH": 4, "ITEM": 2}}]})",
+      "test");
+  EXPECT_TRUE(both.entries().empty());
+  ASSERT_EQ(both.problems().size(), 1u);
+  EXPECT_NE(both.problems()[0].find("'ITEM' twice"), std::string::npos) << both.problems()[0];
+}
+
+}  // namespace
+}  // namespace clgemm::testing

@@ -1,0 +1,82 @@
+// The pure planning functions of multi-launch calls: the split factor (choose_split, slice_k)
+// and the aligned-copy decision (choose_copies), on the H200's numbers and edge cases.
+#include <gtest/gtest.h>
+
+#include "launch/workspace.hpp"
+#include "plan/aligned_copy.hpp"
+#include "plan/split_k.hpp"
+
+namespace clgemm::detail {
+namespace {
+
+TEST(ChooseSplit, TwoWavesOverTheComputeUnits) {
+  const std::array<std::int64_t, 3> h200_tile{128, 256, 8};
+  // 8 work-groups of 132 SMs: 33 slices for 264 groups, 1985 deep each.
+  EXPECT_EQ(choose_split(512, 512, 65536, h200_tile, 132), 33);
+  // 2 work-groups: 132 wanted, but slices stay kMinSliceDepth = 1024 deep: 16.
+  EXPECT_EQ(choose_split(256, 256, 16384, h200_tile, 132), 16);
+  EXPECT_EQ(choose_split(64, 64, 100000, h200_tile, 132), 97);
+  // A shallower minimum allows more slices.
+  EXPECT_EQ(choose_split(256, 256, 16384, h200_tile, 132, 256), 64);
+  // Enough work-groups already, or too little K.
+  EXPECT_EQ(choose_split(4096, 4096, 4096, h200_tile, 132), 1);
+  EXPECT_EQ(choose_split(512, 512, 300, h200_tile, 132), 1);
+  EXPECT_EQ(choose_split(512, 512, 512, {64, 64, 16}, 132), 1);  // 64 groups, but K too short
+  EXPECT_EQ(choose_split(1, 1, 1, h200_tile, 132), 1);
+  EXPECT_EQ(choose_split(0, 5, 5, h200_tile, 132), 1);
+}
+
+TEST(SliceK, WholeStepsNoEmptySlice) {
+  EXPECT_EQ(slice_k(5000, 7, 16).slices, 7);
+  EXPECT_EQ(slice_k(5000, 7, 16).k_slice, 720);
+  EXPECT_EQ(slice_k(20000, 8, 16).slices, 8);
+  EXPECT_EQ(slice_k(20000, 8, 16).k_slice, 2512);
+  EXPECT_EQ(slice_k(5000, 65536, 16).slices, 313);  // clamped to steps of 16
+  EXPECT_EQ(slice_k(1, 4, 16).slices, 1);
+  EXPECT_EQ(slice_k(100, 0, 16).slices, 1);
+  for (long s = 1; s < 50; ++s) {
+    const auto slices = slice_k(1000, s, 8);
+    EXPECT_LE(slices.slices, s);
+    EXPECT_LT((slices.slices - 1) * slices.k_slice, 1000);  // the last slice is not empty
+    EXPECT_GE(slices.slices * slices.k_slice, 1000);
+  }
+}
+
+TEST(WorkspaceBytes, OverflowChecked) {
+  EXPECT_EQ(float_bytes(3, 5, 7), std::optional<std::size_t>(420));
+  EXPECT_FALSE(float_bytes(std::uint64_t(1) << 40, std::uint64_t(1) << 30).has_value());
+  DeviceLimits limits;
+  limits.max_allocation_bytes = 1000;
+  EXPECT_EQ(workspace_limit(limits), 250u);
+}
+
+KernelCall call_of(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda) {
+  GemmProblem p = GemmProblem::packed(m, n, k);
+  p.lda = lda;
+  KernelCall call = row_major_call(p);
+  call.a.base_alignment = call.b.base_alignment = 128;
+  return call;
+}
+
+TEST(ChooseCopies, VolumeAndIntensity) {
+  const KernelCall big = call_of(4097, 4096, 4097, 4097);
+  const bool a_ok = operand_aligned(big.a, 4), b_ok = operand_aligned(big.b, 4);
+  EXPECT_FALSE(a_ok);
+  EXPECT_TRUE(b_ok);
+  const auto copy = choose_copies(big, 4, 1, a_ok, b_ok);
+  EXPECT_TRUE(copy.a);
+  EXPECT_FALSE(copy.b);
+  EXPECT_NE(copy.reason.find("copied to aligned storage"), std::string::npos) << copy.reason;
+  const KernelCall small = call_of(129, 131, 133, 136 + 1);
+  const auto skipped = choose_copies(small, 4, 1, false, false);
+  EXPECT_FALSE(skipped.a || skipped.b);
+  EXPECT_NE(skipped.reason.find("launch-bound"), std::string::npos) << skipped.reason;
+  EXPECT_TRUE(choose_copies(small, 4, 2, false, true).a);
+  EXPECT_FALSE(choose_copies(big, 4, 0, false, true).a);
+  EXPECT_TRUE(choose_copies(big, 4, 1, true, true).reason.empty());
+  EXPECT_EQ(stored_a(big).lines, 4097);
+  EXPECT_EQ(padded_ld(4097, 4), 4100);
+}
+
+}  // namespace
+}  // namespace clgemm::detail
