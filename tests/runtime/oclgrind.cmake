@@ -15,28 +15,26 @@ endif()
 add_executable(clgemm-oclgrind-tests oclgrind_test.cpp)
 target_link_libraries(clgemm-oclgrind-tests PRIVATE clgemm::clgemm GTest::gtest_main)
 
-# Registers oclgrind.<name>: every kernel through one test of the program (UnderOclgrind.<test>)
-# under oclgrind with `checks`. oclgrind writes its reports to the log, which the program reads
-# after each GEMM; a fatal simulator error goes to stderr instead.
-function(clgemm_add_oclgrind_test name test checks)
-  add_test(NAME oclgrind.${name}
-    COMMAND ${OCLGRIND_EXECUTABLE} ${checks} --log ${CMAKE_CURRENT_BINARY_DIR}/oclgrind-${name}.log
-            $<TARGET_FILE:clgemm-oclgrind-tests> --gtest_filter=*.${test}/*)
-  set_tests_properties(oclgrind.${name} PROPERTIES
-    LABELS oclgrind
-    TIMEOUT 600
-    # Under oclgrind its platform is the only one; the program checks it got it. Programs are
-    # not cached on disk: the cache key cannot see oclgrind's --build-options.
-    ENVIRONMENT "CLGEMM_PLATFORM=Oclgrind;CLGEMM_CACHE_DIR=off"
-    FAIL_REGULAR_EXPRESSION "OCLGRIND FATAL ERROR")
-endfunction()
-
+# The checks, one test of the program (UnderOclgrind.<test>) each, run under oclgrind with its
+# options; oclgrind_discover.cmake registers them per kernel as oclgrind.<check>.<kernel> once the
+# program is built. oclgrind writes its reports to the log, which the program reads after each
+# GEMM; a fatal simulator error goes to stderr instead.
 # Invalid accesses are always checked. The derived options run optimised, as a device compiles
 # them, with data-race and API checks. The smaller options add the uninitialised-value check,
 # which needs unoptimised kernels (oclgrind 21.10's checker stops with "Unsupported
-# instruction: freeze" on optimised vectorized.cl) and costs about four times as much.
-clgemm_add_oclgrind_test(derived_options DerivedOptions "--data-races;--check-api")
-clgemm_add_oclgrind_test(smaller_options SmallerOptions
-  "--data-races;--check-api;--uninitialized;--build-options;-cl-opt-disable")
-# The batched and epilogue variants, with the derived options.
-clgemm_add_oclgrind_test(batched_epilogue BatchedWithEpilogue "--data-races;--check-api")
+# instruction: freeze" on optimised vectorized.cl) and costs about four times as much. The
+# batched and epilogue variants run with the derived options.
+set(oclgrind_checks ${CMAKE_CURRENT_BINARY_DIR}/oclgrind-checks.txt)
+file(WRITE ${oclgrind_checks}
+  "DerivedOptions|derived_options|--data-races --check-api\n"
+  "SmallerOptions|smaller_options|--data-races --check-api --uninitialized --build-options -cl-opt-disable\n"
+  "BatchedWithEpilogue|batched_epilogue|--data-races --check-api\n")
+set(oclgrind_tests ${CMAKE_CURRENT_BINARY_DIR}/oclgrind-tests.cmake)
+add_custom_command(TARGET clgemm-oclgrind-tests POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:clgemm-oclgrind-tests>
+          -DOCLGRIND=${OCLGRIND_EXECUTABLE} -DCHECKS=${oclgrind_checks}
+          -DLOG_DIR=${CMAKE_CURRENT_BINARY_DIR} -DOUTPUT=${oclgrind_tests}
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind_discover.cmake
+  BYPRODUCTS ${oclgrind_tests}
+  VERBATIM)
+set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${oclgrind_tests})
