@@ -49,5 +49,13 @@ fi
 .venv/bin/python -m pip install -q pyclblast ||
   echo "bootstrap: pyclblast did not install; tools/bench/bench_python.py will compare with NumPy only"
 
+# ccache, where installed, makes rebuilds and the other builds of the same sources cheap;
+# paths are hashed relative to the clone, so another clone of the repository shares it.
+if command -v ccache >/dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
+fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@"
 cmake --build build -j "$(nproc)"
