@@ -2,6 +2,7 @@
 // and argument) and other exceptions to a status, and the thread-local last error message.
 #include "api/c_status.hpp"
 
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -137,7 +138,12 @@ extern "C" const char* clgemm_last_error_message(void) {
 }
 
 extern "C" const char* clgemm_status_string(clgemm_status status) {
-  switch (status) {
+  // A C caller may pass any int. Read as the enum, a value that names no status is undefined
+  // behaviour in C++, so the switch reads the argument's bits as an int.
+  static_assert(sizeof(clgemm_status) == sizeof(int), "clgemm_status is an int in the C ABI");
+  int code;
+  std::memcpy(&code, &status, sizeof code);
+  switch (code) {
     case CLGEMM_SUCCESS:
       return "success";
     case CLGEMM_INVALID_M:

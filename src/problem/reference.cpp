@@ -87,15 +87,48 @@ struct Checker {
     }
   }
 
+  // Row k of op(B) as `depth()` rows of n contiguous floats, when it is not stored so and fits
+  // in `limit` floats: check_row() then reads every row of op(B) as one contiguous stream,
+  // which vectorizes, instead of striding through B once per element of C.
+  std::vector<float> op_b_rows{};
+  bool b_rows_contiguous() const { return p.n <= 1 || index(0, p.ldb, 0, 1, p.trans_b) == 1; }
+  void pack_b_rows(std::size_t limit = std::size_t(64) << 20) {
+    if (b_rows_contiguous() || depth() == 0) return;
+    if (double(depth()) * double(p.n) > double(limit)) return;
+    op_b_rows.resize(std::size_t(depth()) * std::size_t(p.n));
+    for (std::int64_t k = 0; k < depth(); ++k)
+      for (std::int64_t j = 0; j < p.n; ++j)
+        op_b_rows[std::size_t(k) * std::size_t(p.n) + std::size_t(j)] = b_at(k, j);
+  }
+  // Element (k, j) of op(B) is row(k)[j * step].
+  const float* b_row(std::int64_t k, std::size_t& step) const {
+    if (!op_b_rows.empty()) {
+      step = 1;
+      return op_b_rows.data() + std::size_t(k) * std::size_t(p.n);
+    }
+    step = p.n > 1 ? index(0, p.ldb, 0, 1, p.trans_b) : 1;
+    return b + index(p.b_offset, p.ldb, k, 0, p.trans_b);
+  }
+
   // Every element of row i.
   void check_row(std::int64_t i) {
     std::vector<double> dot(p.n, 0.0), magnitude(p.n, 0.0);
     for (std::int64_t k = 0; k < depth(); ++k) {
       const double a_ik = a_at(i, k);
-      for (std::int64_t j = 0; j < p.n; ++j) {
-        const double product = a_ik * double(b_at(k, j));
-        dot[j] += product;
-        magnitude[j] += std::fabs(product);
+      std::size_t step;
+      const float* row = b_row(k, step);
+      if (step == 1) {
+        for (std::int64_t j = 0; j < p.n; ++j) {
+          const double product = a_ik * double(row[j]);
+          dot[j] += product;
+          magnitude[j] += std::fabs(product);
+        }
+      } else {
+        for (std::int64_t j = 0; j < p.n; ++j) {
+          const double product = a_ik * double(row[std::size_t(j) * step]);
+          dot[j] += product;
+          magnitude[j] += std::fabs(product);
+        }
       }
     }
     for (std::int64_t j = 0; j < p.n; ++j) check(i, j, dot[j], magnitude[j]);
@@ -195,6 +228,7 @@ Verification verify_gemm(const GemmProblem& problem, const float* a, const float
     if (!std::binary_search(products.begin(), products.end(), index)) continue;
     if (double(one.m) * double(one.n) * double(one.k) * double(products.size()) <=
         full_check_limit) {
+      checker.pack_b_rows();
       for (std::int64_t i = 0; i < one.m; ++i) checker.check_row(i);
     } else {
       result.sampled = true;
