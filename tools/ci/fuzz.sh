@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (build preset "fuzz" of the configure preset "sanitize": clang,
-# ASan + UBSan, library instrumented, in build-sanitize/, beside the sanitized tests) and runs each for a bounded time from a copy of its corpus in
-# tests/fuzz/corpus/<target>/ (the repository is not modified). Prints one line per target
+# Builds the libFuzzer targets (CMake preset "fuzz": clang, ASan + UBSan, library instrumented
+# for coverage, in build-fuzz/; only the fuzz targets and the library) and runs each for a
+# bounded time from a copy of its corpus in tests/fuzz/corpus/<target>/ (the repository is not
+# modified). Prints one line per target
 # (executions, coverage) and exits non-zero when any target found something: a crash, a
 # sanitizer report, a leak, a timeout, an exceeded memory limit or a failed oracle. The input
-# of a finding is kept in build-sanitize/fuzz-findings/<target>/ and printed in hex; replay it with
-#   build-sanitize/fuzz/<target> <file>
+# of a finding is kept in build-fuzz/fuzz-findings/<target>/ and printed in hex; replay it with
+#   build-fuzz/fuzz/<target> <file>
 # Usage: tools/ci/fuzz.sh [seconds per target]
 # By default fuzz_c_api runs 90 s while the other three run one after the other beside it
 # (15 + 20 + 15 s): about 95 s in all on two cores. fuzz_c_api spends much of its time in PoCL
@@ -13,12 +14,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-build=$root/build-sanitize
+build=$root/build-fuzz
 
 # Targets and their default time; the first runs in the background beside the others.
 targets=(fuzz_c_api:90 fuzz_option_parser:15 fuzz_tuning_file:20 fuzz_cache_entry:15)
 
-cmake --preset sanitize >/dev/null
+cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$(nproc)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/clgemm-fuzz.XXXXXX")
@@ -78,7 +79,7 @@ report() {
       echo "-- the input ($artifact, $(wc -c <"$artifact") bytes), in hex:"
       od -An -tx1 -v "$artifact" | head -40 || true  # head closes the pipe on long inputs
       echo "-- replay: CLGEMM_CACHE_DIR=off ASAN_OPTIONS=$ASAN_OPTIONS LSAN_OPTIONS=$LSAN_OPTIONS" \
-           "build-sanitize/fuzz/$name $artifact"
+           "build-fuzz/fuzz/$name $artifact"
     fi
     line="$line: FINDING (exit $rc${artifact:+, input $artifact})"
   fi
