@@ -1,6 +1,6 @@
 // clgemm-bench's results and what is written from them: a row of the table per shape and
 // contender, the geometric means per contender over the measured shapes, and the CSV and JSON
-// files (the JSON's form is described in README.md, "clgemm-bench's JSON").
+// files (the JSON's form is described in docs/TOOLS.md, "clgemm-bench's JSON").
 #pragma once
 
 #include <string>
