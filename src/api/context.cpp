@@ -1,7 +1,9 @@
-// The Context: opening a device (or adopting the caller's OpenCL context), resolving `auto`,
-// building a kernel for a call, and the record of what ran. The plan of a call's launches is
-// in call_plan.cpp, the two GEMM paths in host_gemm.cpp and buffer_gemm.cpp; call_steps.cpp
-// enqueues what is prepared.
+// The Context: opening a device (or adopting the caller's OpenCL context), its queues and
+// capability probes, choose() and build(). A call goes down the layers once: api/host_gemm.cpp
+// or api/buffer_gemm.cpp validate it and map it to the row-major call, plan/call_plan.cpp plans
+// it (choice/auto_resolution.cpp resolves `auto`), launch/prepare_call.cpp builds its programs
+// (launch/prepared_calls.cpp keeps them per kind of call) and launch/enqueue_call.cpp
+// enqueues them.
 #include <algorithm>
 
 #include "api/error_boundary.hpp"

@@ -1,7 +1,8 @@
 // Internal: what a Context holds (device, OpenCL context, programs, kernel sources, idle
-// queues, the workspace) and how it prepares a call: resolve options, plan the launches
-// (aligned copies, split-K), build or reuse, and re-derive when the built kernel allows fewer
-// work-items than derived.
+// queues, the workspace, its bounded caches), the data a call's plan and preparation produce
+// (CallPlan, PreparedCall), and the steps of a call, each defined in its layer: resolve_auto
+// (choice/auto_resolution.cpp), plan (plan/call_plan.cpp), prepare (launch/prepare_call.cpp,
+// launch/prepared_calls.cpp) and enqueue (launch/enqueue_call.cpp).
 #pragma once
 
 #include <functional>
@@ -46,7 +47,7 @@ struct EdgePlan;
 struct CallPlan {
   CallKind kind = CallKind::Gemm;
   RunSettings run;     // the caller's settings with `auto` resolved
-  std::string reason;  // why this runs, for GemmTiming::kernel_choice
+  std::string reason;  // why this runs, for GemmRecord::kernel_choice
   // Edge-aware tiling (edge_split.hpp): `run` computes only this region of C, and each of
   // `edges` computes a strip of the rest.
   std::optional<Region> whole_tiles;
@@ -73,7 +74,7 @@ struct PreparedKernel {
   std::string build_options;
   bool cached = false;
   Precision precision = Precision::FP32;
-  std::string precision_path = "fp32";  // see GemmTiming::precision_path
+  std::string precision_path = "fp32";  // see GemmRecord::precision_path
 };
 
 // Everything one call launches, in order: aligned copies of the call's A and B into the

@@ -1,8 +1,8 @@
-// The wgmma guard and probe (wgmma_probe.hpp) and the program cache's rewritten builds, on the
-// device the tests select (CLGEMM_PLATFORM, CLGEMM_DEVICE). Elsewhere than on an NVIDIA device
-// of compute capability 9.0 the probe must say why wgmma is not available and the rewrite must
-// be refused; on one (an H200) the probe must compute its product, and the rewritten build
-// must be kept on disk under its own key.
+// The wgmma guard and probe (runtime/capability_probes.hpp) and the program cache's rewritten
+// builds, on the device the tests select (CLGEMM_PLATFORM, CLGEMM_DEVICE). Elsewhere than on an
+// NVIDIA device of compute capability 9.0 the probe must say why wgmma is not available and the
+// rewrite must be refused; on one (an H200) the probe must compute its product, and the rewritten
+// build must be kept on disk under its own key.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
