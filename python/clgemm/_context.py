@@ -28,6 +28,26 @@ def _selector(value, name):
     return str(value)
 
 
+# The BLAS transpose letters: "C" (conjugate transpose) is the transpose of a real matrix.
+_TRANSPOSE_LETTERS = {"N": False, "T": True, "C": True}
+
+
+def transpose_flag(value, name):
+    """trans_a / trans_b as a bool: False / True, or a BLAS letter "N", "T" or "C" (either
+    case). TypeError for another type (an int, None, ...), ValueError for another string:
+    the flag is never read for its truthiness, in which "N" would mean "transpose"."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str):
+        flag = _TRANSPOSE_LETTERS.get(value.upper())
+        if flag is None:
+            raise ValueError(f"{name} must be False, True or a BLAS letter 'N' (no transpose), "
+                             f"'T' or 'C' (transpose), not {value!r}")
+        return flag
+    raise TypeError(f"{name} must be a bool or a BLAS letter 'N', 'T' or 'C', "
+                    f"not {type(value).__name__}")
+
+
 def _require_str(value, name):
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str, not {type(value).__name__}")
@@ -134,6 +154,8 @@ class Context:
             (batch, M, N), each matrix C- or F-contiguous, any whole number of floats
             between matrices; a 2-D a or b, or a stack of 1, is broadcast to the batch. c
             must then have the batch dimension, and its matrices must not overlap.
+        trans_a, trans_b: False / True, or the BLAS letters "N" (no transpose), "T" or "C"
+            (transpose; either case). Anything else is a TypeError or ValueError.
         precision: "fp32" (default), "tf32" or "3xtf32".
         kernel: "auto" (default), a name from clgemm.kernels(), or a name with parameter
             overrides such as "coarsened:TILE=16,ITEM=4".
@@ -155,6 +177,7 @@ class Context:
         (naming the argument), clgemm.Error for what the library refuses or fails at.
         """
         kind = common_kind((("a", a), ("b", b), ("c", c)))
+        trans_a, trans_b = transpose_flag(trans_a, "trans_a"), transpose_flag(trans_b, "trans_b")
         precision = _require_str(precision, "precision")
         kernel = _require_str(kernel, "kernel")
         alpha, beta = float(alpha), float(beta)
