@@ -161,8 +161,9 @@ class Context:
             overrides such as "coarsened:TILE=16,ITEM=4".
         bias, bias_along, act: the fused epilogue, C = act(alpha * op(A) @ op(B) + beta * C
             + bias): a float32 vector of the operands' kind (a pyopencl.array.Array on the
-            device path), bias[i] added to row i (bias_along="m") or bias[j] to column j
-            ("n"; guessed from the length, required when M == N); batched, also a
+            device path), bias[j] added to column j (bias_along="cols", the default when
+            None, as in torch.nn.functional.linear) or bias[i] to row i ("rows"; "n" and
+            "m" are the older names of the two); never guessed from the length; batched, also a
             (batch, length) array of one vector per product. act: None, "relu", "gelu" (the
             tanh form) or ("clamp", lo, hi); NaN stays NaN in each.
         queue: PyOpenCL operands only: the queue to enqueue on (default: c's, else a's or
