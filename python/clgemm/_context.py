@@ -1,5 +1,5 @@
 """clgemm.Context: one OpenCL device, and sgemm on NumPy arrays or on PyOpenCL arrays and
-buffers.
+buffers (and matmul, numpy.matmul's rules, on NumPy arrays: clgemm/_matmul.py).
 
 On NumPy arrays the call blocks and C holds the result when it returns. On PyOpenCL operands
 it is enqueued on the caller's queue, with no host round trip: the library's buffer path,
@@ -9,7 +9,7 @@ inside the caller's OpenCL context (so the Context must come from
 
 import numpy as np
 
-from . import _clgemm
+from . import _clgemm, _matmul
 from ._epilogue import describe_epilogue
 from ._operands import (DEVICE, HOST, cl, cl_array, common_kind, describe_array,
                         describe_buffer, is_buffer)
@@ -209,6 +209,12 @@ class Context:
             record = self._enqueue(problem, (a_m, b_m, c_m), epilogue.bias, queue, wait_for,
                                    kernel, precision)
         return (c, record) if return_record else c
+
+    def matmul(self, a, b, out=None, *, casting=None, copy=None, precision="fp32",
+               kernel="auto", return_records=False):
+        """numpy.matmul(a, b, out=out) in float32 on this Context; see clgemm.matmul."""
+        return _matmul.matmul(self, a, b, out, casting=casting, copy=copy, precision=precision,
+                              kernel=kernel, return_records=return_records)
 
     def _queue_for(self, queue, *operands):
         """The queue of a device call: the given one, else an operand's, else the default."""
