@@ -175,7 +175,10 @@ class Context:
             instead of c.
 
         Raises TypeError / ValueError for arguments of the wrong type, layout or shape
-        (naming the argument), clgemm.Error for what the library refuses or fails at.
+        (naming the argument), clgemm.Error for what the library refuses or fails at, and
+        KeyboardInterrupt when a Ctrl-C came during the call (raised once it returns: the
+        library cannot be stopped mid-call). The first call of a kernel variant that is still
+        building after a second says so on stderr ($CLGEMM_BUILD_NOTICE: seconds, or "off").
         """
         kind = common_kind((("a", a), ("b", b), ("c", c)))
         trans_a, trans_b = transpose_flag(trans_a, "trans_a"), transpose_flag(trans_b, "trans_b")
