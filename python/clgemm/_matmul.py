@@ -77,6 +77,8 @@ def _operand(x, name, casting, copy):
             raise ValueError(f"{name} is a {type(x).__name__}, not a numpy.ndarray, and making "
                              f"one is a copy that copy=False forbids: pass an array")
         x = np.asarray(x)
+    elif type(x) is not np.ndarray:
+        x = np.asarray(x)  # a subclass (numpy.matrix keeps 2 axes) as a plain view, no copy
     if x.ndim == 0:
         raise ValueError(f"{name} is a scalar (0-D), but matmul multiplies vectors and "
                          f"matrices (as numpy.matmul does): use * to scale")

@@ -146,6 +146,14 @@ def test_other_dtypes_are_converted(rng, dtype):
         clgemm.matmul(a, b, copy=False, **TILE)
 
 
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # numpy.matrix's own
+def test_subclasses_are_plain_arrays(rng):
+    """numpy.matrix (which keeps two axes when indexed) is read as the array it holds."""
+    a = np.asmatrix(values(rng, (3, 4)))
+    b = values(rng, (4,))
+    check(np.asarray(a), b, clgemm.matmul(a, b, copy=False, **TILE))
+
+
 def test_lists_are_converted(rng):
     a = [[1, 2], [3, 4], [5, 6]]
     check(np.array(a), np.eye(2, dtype=np.float32), clgemm.matmul(a, np.eye(2, dtype=np.float32)))
