@@ -1,5 +1,5 @@
 """clgemm.Context: one OpenCL device, and sgemm on NumPy arrays or on PyOpenCL arrays and
-buffers.
+buffers (and matmul, numpy.matmul's rules, on NumPy arrays: clgemm/_matmul.py).
 
 On NumPy arrays the call blocks and C holds the result when it returns. On PyOpenCL operands
 it is enqueued on the caller's queue, with no host round trip: the library's buffer path,
@@ -9,7 +9,7 @@ inside the caller's OpenCL context (so the Context must come from
 
 import numpy as np
 
-from . import _clgemm
+from . import _clgemm, _matmul
 from ._epilogue import describe_epilogue
 from ._operands import (DEVICE, HOST, cl, cl_array, common_kind, describe_array,
                         describe_buffer, is_buffer)
@@ -26,6 +26,26 @@ def _selector(value, name):
     if isinstance(value, int) and value < 0:
         raise ValueError(f"{name} index {value} is negative")
     return str(value)
+
+
+# The BLAS transpose letters: "C" (conjugate transpose) is the transpose of a real matrix.
+_TRANSPOSE_LETTERS = {"N": False, "T": True, "C": True}
+
+
+def transpose_flag(value, name):
+    """trans_a / trans_b as a bool: False / True, or a BLAS letter "N", "T" or "C" (either
+    case). TypeError for another type (an int, None, ...), ValueError for another string:
+    the flag is never read for its truthiness, in which "N" would mean "transpose"."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str):
+        flag = _TRANSPOSE_LETTERS.get(value.upper())
+        if flag is None:
+            raise ValueError(f"{name} must be False, True or a BLAS letter 'N' (no transpose), "
+                             f"'T' or 'C' (transpose), not {value!r}")
+        return flag
+    raise TypeError(f"{name} must be a bool or a BLAS letter 'N', 'T' or 'C', "
+                    f"not {type(value).__name__}")
 
 
 def _require_str(value, name):
@@ -134,13 +154,16 @@ class Context:
             (batch, M, N), each matrix C- or F-contiguous, any whole number of floats
             between matrices; a 2-D a or b, or a stack of 1, is broadcast to the batch. c
             must then have the batch dimension, and its matrices must not overlap.
+        trans_a, trans_b: False / True, or the BLAS letters "N" (no transpose), "T" or "C"
+            (transpose; either case). Anything else is a TypeError or ValueError.
         precision: "fp32" (default), "tf32" or "3xtf32".
         kernel: "auto" (default), a name from clgemm.kernels(), or a name with parameter
             overrides such as "coarsened:TILE=16,ITEM=4".
         bias, bias_along, act: the fused epilogue, C = act(alpha * op(A) @ op(B) + beta * C
             + bias): a float32 vector of the operands' kind (a pyopencl.array.Array on the
-            device path), bias[i] added to row i (bias_along="m") or bias[j] to column j
-            ("n"; guessed from the length, required when M == N); batched, also a
+            device path), bias[j] added to column j (bias_along="cols", the default when
+            None, as in torch.nn.functional.linear) or bias[i] to row i ("rows"; "n" and
+            "m" are the older names of the two); never guessed from the length; batched, also a
             (batch, length) array of one vector per product. act: None, "relu", "gelu" (the
             tanh form) or ("clamp", lo, hi); NaN stays NaN in each.
         queue: PyOpenCL operands only: the queue to enqueue on (default: c's, else a's or
@@ -152,9 +175,13 @@ class Context:
             instead of c.
 
         Raises TypeError / ValueError for arguments of the wrong type, layout or shape
-        (naming the argument), clgemm.Error for what the library refuses or fails at.
+        (naming the argument), clgemm.Error for what the library refuses or fails at, and
+        KeyboardInterrupt when a Ctrl-C came during the call (raised once it returns: the
+        library cannot be stopped mid-call). The first call of a kernel variant that is still
+        building after a second says so on stderr ($CLGEMM_BUILD_NOTICE: seconds, or "off").
         """
         kind = common_kind((("a", a), ("b", b), ("c", c)))
+        trans_a, trans_b = transpose_flag(trans_a, "trans_a"), transpose_flag(trans_b, "trans_b")
         precision = _require_str(precision, "precision")
         kernel = _require_str(kernel, "kernel")
         alpha, beta = float(alpha), float(beta)
@@ -185,6 +212,12 @@ class Context:
             record = self._enqueue(problem, (a_m, b_m, c_m), epilogue.bias, queue, wait_for,
                                    kernel, precision)
         return (c, record) if return_record else c
+
+    def matmul(self, a, b, out=None, *, casting=None, copy=None, precision="fp32",
+               kernel="auto", return_records=False):
+        """numpy.matmul(a, b, out=out) in float32 on this Context; see clgemm.matmul."""
+        return _matmul.matmul(self, a, b, out, casting=casting, copy=copy, precision=precision,
+                              kernel=kernel, return_records=return_records)
 
     def _queue_for(self, queue, *operands):
         """The queue of a device call: the given one, else an operand's, else the default."""

@@ -1,7 +1,8 @@
 """sgemm's epilogue arguments, ``bias=``, ``bias_along=`` and ``act=``, in one checked form.
 
 The epilogue is applied to each element of C after alpha * op(A) * op(B) + beta * C: a bias
-from a vector (one value per row of C, "m", or per column, "n"), then an activation: "relu",
+from a vector (one value per column of C, ``bias_along="cols"``, the default, as in
+torch.nn.functional.linear; or one per row, ``"rows"``), then an activation: "relu",
 "gelu" (the tanh form) or ("clamp", lo, hi). For a batched call the bias is one vector shared
 by every product, or a (batch, length) array of one vector per product (each row contiguous;
 a first axis of 1 is shared too). :func:`describe_epilogue` checks the arguments' types,
@@ -35,26 +36,34 @@ class Epilogue:
         return self.bias is None and self.activation == "none"
 
 
+# bias_along's names: one value per row of C ("rows", M values) or per column ("cols", N
+# values); "m" and "n", the names of earlier versions, are the same two.
+_ALONG = {"rows": "m", "cols": "n", "m": "m", "n": "n"}
+
+
 def _bias_direction(length, bias_along, m, n):
-    """ "m" or "n" for a bias of `length` on an m x n C; ValueError when it fits neither."""
-    if bias_along is not None:
-        if bias_along not in ("m", "n"):
-            raise ValueError(f"bias_along must be 'm' (per row) or 'n' (per column), "
-                             f"not {bias_along!r}")
-        wanted = m if bias_along == "m" else n
-        if length != wanted:
-            raise ValueError(f"bias has length {length}, but bias_along={bias_along!r} "
-                             f"needs {wanted} (C is {m} x {n})")
-        return bias_along
-    if length == m and length == n:
-        raise ValueError(f"bias has length {length} and C is {m} x {n}: say bias_along='m' "
-                         f"(one value per row) or bias_along='n' (one per column)")
-    if length == m:
-        return "m"
-    if length == n:
-        return "n"
-    raise ValueError(f"bias has length {length}, but C is {m} x {n}: a bias holds one value "
-                     f"per row (M = {m}) or per column (N = {n})")
+    """ "m" (per row) or "n" (per column) for a bias of `length` on an m x n C. The direction
+    is said, never guessed from the length: None is "cols", one value per column, as in
+    torch.nn.functional.linear (a bias along the last axis). ValueError for another name, or
+    a length that is not the one the direction needs (naming the other direction when the
+    length fits it)."""
+    if bias_along is not None and (not isinstance(bias_along, str) or bias_along not in _ALONG):
+        raise ValueError(f"bias_along must be 'rows' (one value per row of C) or 'cols' (one "
+                         f"per column, the default), not {bias_along!r}")
+    along = _ALONG[bias_along if bias_along is not None else "cols"]
+    wanted = m if along == "m" else n
+    if length == wanted:
+        return along
+    other = "rows" if along == "n" else "cols"
+    hint = (f"; for one value per {other[:-1]}, pass bias_along={other!r}"
+            if length == (m if other == "rows" else n) else "")
+    if bias_along is None:
+        raise ValueError(f"bias has length {length}, but C is {m} x {n}: a bias holds one "
+                         f"value per column (N = {n}) unless bias_along says otherwise, as in "
+                         f"torch.nn.functional.linear{hint}")
+    unit = "row" if along == "m" else "column"
+    raise ValueError(f"bias has length {length}, but bias_along={bias_along!r} needs {wanted} "
+                     f"(one value per {unit}; C is {m} x {n}){hint}")
 
 
 def _activation(act):

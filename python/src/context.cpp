@@ -4,20 +4,29 @@
 // reads (so that no call can read or write past an array), the bias is put into the problem's
 // epilogue (bias_data on the host path, bias_buffer on the buffer path), the kernel text and
 // precision go through the library's own parsers, and the GIL is released while the library
-// works.
+// works. The first call of a kernel variant that takes longer than a moment (its build: 30 s
+// for `blocked` on PoCL with a cold cache) says on sys.stderr what it is building, once; and a
+// Ctrl-C that arrived during a call is raised as KeyboardInterrupt as soon as the call returns.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
 #include "bindings.hpp"
+#include "clgemm/epilogue.hpp"
 #include "clgemm/gemm.hpp"
 #include "clgemm/kernels.hpp"
 #include "clgemm/precision.hpp"
@@ -67,6 +76,108 @@ RunSettings run_settings(const std::string& kernel, const std::string& precision
   return settings;
 }
 
+// The largest power of two dividing `value`, up to 16 (16 for 0): how aligned a size is.
+long alignment(long value) {
+  long a = 1;
+  while (a < 16 && value % (2 * a) == 0) a *= 2;
+  return a;
+}
+
+// The seconds a call waits before saying what it builds: $CLGEMM_BUILD_NOTICE (a number of
+// seconds, 0 for at once, or "off"), else 1 as in the command-line tools. Negative is "off".
+double notice_delay() {
+  const char* text = std::getenv("CLGEMM_BUILD_NOTICE");
+  if (!text || !*text) return 1.0;
+  if (std::string(text) == "off") return -1.0;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  return end && *end == 0 ? seconds : 1.0;
+}
+
+// While it lives, writes `message` to Python's sys.stderr once if it lives longer than
+// `delay_seconds` (at once for a delay of 0; never when the delay is negative or the message
+// empty): around a call that may build a program. It takes the GIL to write, so it must be made and
+// destroyed while the GIL is released.
+class BuildNotice {
+ public:
+  BuildNotice(std::string message, double delay_seconds) {
+    if (message.empty() || delay_seconds < 0) return;
+    watchdog_ = std::thread([this, message = std::move(message), delay_seconds] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (delay_seconds > 0 &&
+          finished_.wait_for(lock, std::chrono::duration<double>(delay_seconds),
+                             [this] { return done_; }))
+        return;
+      lock.unlock();
+      const nb::gil_scoped_acquire locked;
+      PySys_FormatStderr("%s\n", message.c_str());
+      PyObject* stderr_file = PySys_GetObject("stderr");  // borrowed
+      if (stderr_file && stderr_file != Py_None) {
+        PyObject* flushed = PyObject_CallMethod(stderr_file, "flush", nullptr);
+        Py_XDECREF(flushed);
+      }
+      PyErr_Clear();  // a notice never fails the call
+    });
+  }
+  ~BuildNotice() {
+    if (!watchdog_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    finished_.notify_one();
+    watchdog_.join();
+  }
+  BuildNotice(const BuildNotice&) = delete;
+  BuildNotice& operator=(const BuildNotice&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  bool done_ = false;
+  std::thread watchdog_;
+};
+
+// The notice for a call of `problem` with `settings`: empty unless this is the process's first
+// call of its program variant (the kernel chosen for it, its overrides, precision, epilogue,
+// layout, transposes and the alignment of its sizes, which the kernels compile in), so that
+// each build is announced once and later calls start no watchdog.
+std::string build_notice(Context& context, const GemmProblem& problem,
+                         const RunSettings& settings) {
+  if (problem.is_empty()) return "";
+  const KernelChoice choice = context.choose(problem, settings);
+  if (choice.kernel == "none" || choice.kernel == "scale_c") return "";
+  const std::string device = context.device().name;
+  std::string key = device + "|" + choice.kernel + "|" + format_build_options(choice.overrides) +
+                    "|" + precision_name(settings.precision) + "|" +
+                    describe_epilogue(problem.epilogue) + "|" +
+                    std::to_string(int(problem.layout)) + std::to_string(int(problem.trans_a)) +
+                    std::to_string(int(problem.trans_b)) + "|" + std::to_string(problem.batch > 1);
+  for (long size : {long(problem.m), long(problem.n), long(problem.k), long(problem.lda),
+                    long(problem.ldb), long(problem.ldc)})
+    key += "," + std::to_string(alignment(size));
+  static std::mutex mutex;
+  static std::set<std::string> announced;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!announced.insert(key).second) return "";
+  }
+  const char* cache = std::getenv("CLGEMM_CACHE_DIR");
+  const bool cache_off = cache && std::string(cache) == "off";
+  std::string what = "kernel '" + choice.kernel + "' (" + precision_name(settings.precision);
+  if (!problem.epilogue.is_identity()) what += ", " + describe_epilogue(problem.epilogue);
+  return "clgemm: building " + what + ") for '" + device + "' on its first call ... (" +
+         (cache_off ? "compiled each time: the disk cache is off, CLGEMM_CACHE_DIR=off"
+                    : "compiled once, then cached on disk for next time") +
+         "; CLGEMM_BUILD_NOTICE=off silences this)";
+}
+
+// A Ctrl-C during a call cannot stop the library (an OpenCL build or kernel is not
+// cancelled), so it is raised as KeyboardInterrupt once the call has returned.
+void raise_pending_signals() {
+  if (PyErr_CheckSignals() != 0) throw nb::python_error();
+}
+
 // `bias`, when given, becomes the epilogue's bias_data (problem.epilogue says its kind, offset
 // and stride); without it the problem's own epilogue goes to the library unchanged.
 GemmRecord sgemm_host(Context& context, GemmProblem problem, const HostOperand& a,
@@ -80,8 +191,15 @@ GemmRecord sgemm_host(Context& context, GemmProblem problem, const HostOperand& 
     problem.epilogue.bias_data = bias->data();
   }
   const RunSettings settings = run_settings(kernel, precision);
-  nb::gil_scoped_release unlocked;
-  return context.sgemm(problem, a.data(), b.data(), c.data(), settings);
+  const double delay = notice_delay();
+  GemmRecord record;
+  {
+    nb::gil_scoped_release unlocked;
+    const BuildNotice notice(delay < 0 ? "" : build_notice(context, problem, settings), delay);
+    record = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
+  }
+  raise_pending_signals();  // C holds the result
+  return record;
 }
 
 // The OpenCL objects come as the integer handles PyOpenCL's int_ptr gives; the returned event
@@ -97,11 +215,17 @@ std::tuple<GemmRecord, std::uintptr_t> sgemm_buffers(
   for (std::uintptr_t event : wait_for) wait_list.push_back(reinterpret_cast<cl_event>(event));
   cl_event done = nullptr;
   GemmRecord record;
+  const double delay = notice_delay();
   {
     nb::gil_scoped_release unlocked;
+    const BuildNotice notice(delay < 0 ? "" : build_notice(context, problem, settings), delay);
     record = context.sgemm(problem, reinterpret_cast<cl_mem>(a), reinterpret_cast<cl_mem>(b),
                            reinterpret_cast<cl_mem>(c), reinterpret_cast<cl_command_queue>(queue),
                            &done, settings, wait_list);
+  }
+  if (PyErr_CheckSignals() != 0) {  // the work stays enqueued; its event is not handed out
+    if (done) clReleaseEvent(done);
+    throw nb::python_error();
   }
   return {record, reinterpret_cast<std::uintptr_t>(done)};
 }

@@ -58,7 +58,8 @@ def test_bias(ctx, rng, along, act):
     m, n, k = 37, 29, 43
     a, b = matrix(rng, m, k), matrix(rng, k, n)
     bias = rng.uniform(-2, 2, m if along == "m" else n).astype(np.float32)
-    c, record = ctx.sgemm(a, b, bias=bias, act=act, kernel="tile", return_record=True)
+    c, record = ctx.sgemm(a, b, bias=bias, bias_along="rows" if along == "m" else None, act=act,
+                          kernel="tile", return_record=True)
     assert_gemm(c, a, b, bias=bias, bias_along=along, act=act)
     kind = "per-row" if along == "m" else "per-column"
     assert record.epilogue.startswith(f"{kind} bias")
@@ -91,7 +92,7 @@ def test_orders_transposes_and_beta(ctx, rng, order_a, order_b, order_c):
     bias = rng.uniform(-1, 1, m).astype(np.float32)
     c = c0.copy(order="K")
     ctx.sgemm(a, b, c, alpha=0.5, beta=-1.0, trans_a=True, trans_b=True, bias=bias,
-              act="gelu", kernel="tile")
+              bias_along="rows", act="gelu", kernel="tile")
     assert_gemm(c, a, b, c0, alpha=0.5, beta=-1.0, trans_a=True, trans_b=True, bias=bias,
                 bias_along="m", act="gelu")
 
@@ -111,10 +112,12 @@ def test_batched_bias_views(ctx, rng):
     batch, m, n, k = 4, 6, 5, 3
     a, b = stack(rng, batch, m, k), stack(rng, batch, k, n)
     one = rng.uniform(-1, 1, (1, m)).astype(np.float32)
-    assert_gemm(ctx.sgemm(a, b, bias=one, kernel="tile"), a, b, bias=one, bias_along="m")
+    assert_gemm(ctx.sgemm(a, b, bias=one, bias_along="rows", kernel="tile"), a, b, bias=one,
+                bias_along="m")
     wide = rng.uniform(-1, 1, (batch, 2 * m + 1)).astype(np.float32)
     rows = wide[:, 1:m + 1]  # 2 m + 1 floats between the vectors
-    assert_gemm(ctx.sgemm(a, b, bias=rows, kernel="tile"), a, b, bias=rows, bias_along="m")
+    assert_gemm(ctx.sgemm(a, b, bias=rows, bias_along="rows", kernel="tile"), a, b, bias=rows,
+                bias_along="m")
 
 
 def test_bias_must_fit_c(ctx, ab):
@@ -122,16 +125,46 @@ def test_bias_must_fit_c(ctx, ab):
         ctx.sgemm(*ab, bias=np.ones(7, np.float32))
     with pytest.raises(ValueError, match=r"^bias has length 6, but bias_along='n' needs 5"):
         ctx.sgemm(*ab, bias=np.ones(6, np.float32), bias_along="n")
-    with pytest.raises(ValueError, match=r"^bias_along must be 'm'"):
-        ctx.sgemm(*ab, bias=np.ones(6, np.float32), bias_along="rows")
+    with pytest.raises(ValueError, match=r"^bias_along must be 'rows' .* or 'cols'"):
+        ctx.sgemm(*ab, bias=np.ones(6, np.float32), bias_along="row")
     with pytest.raises(ValueError, match=r"^bias_along was given without a bias"):
         ctx.sgemm(*ab, bias_along="m")
 
 
-def test_square_c_needs_bias_along(ctx, rng):
+def test_square_c_takes_the_default(ctx, rng):
+    """The direction is said, not guessed from the length: on a square C (where guessing used
+    to be an error) the default is one value per column, as in torch.nn.functional.linear."""
     a, b = matrix(rng, 5, 3), matrix(rng, 3, 5)
-    with pytest.raises(ValueError, match=r"say bias_along='m'"):
-        ctx.sgemm(a, b, bias=np.ones(5, np.float32))
+    bias = np.arange(5, dtype=np.float32)
+    c, record = ctx.sgemm(a, b, bias=bias, kernel="tile", return_record=True)
+    assert record.epilogue == "per-column bias"
+    assert_gemm(c, a, b, bias=bias, bias_along="n")
+    c, record = ctx.sgemm(a, b, bias=bias, bias_along="rows", kernel="tile", return_record=True)
+    assert record.epilogue == "per-row bias"
+    assert_gemm(c, a, b, bias=bias, bias_along="m")
+
+
+@pytest.mark.parametrize("along,kind", [("rows", "per-row"), ("m", "per-row"),
+                                        ("cols", "per-column"), ("n", "per-column")])
+def test_bias_along_names(ctx, rng, along, kind):
+    """bias_along is "rows" or "cols"; "m" and "n", the older names, mean the same."""
+    a, b = matrix(rng, 4, 3), matrix(rng, 3, 6)
+    bias = np.arange(4 if kind == "per-row" else 6, dtype=np.float32)
+    c, record = ctx.sgemm(a, b, bias=bias, bias_along=along, kernel="tile", return_record=True)
+    assert record.epilogue == f"{kind} bias"
+    assert_gemm(c, a, b, bias=bias, bias_along="m" if kind == "per-row" else "n")
+
+
+def test_bias_direction_is_never_guessed(ctx, ab):
+    """A length-M bias without bias_along is an error naming the fix, not a per-row bias."""
+    with pytest.raises(ValueError, match=r"^bias has length 6, but C is 6 x 5: .* one value per "
+                                         r"column .*pass bias_along='rows'$"):
+        ctx.sgemm(*ab, bias=np.ones(6, np.float32))
+    with pytest.raises(ValueError, match=r"^bias has length 5, but bias_along='rows' needs 6 "
+                                         r".*pass bias_along='cols'$"):
+        ctx.sgemm(*ab, bias=np.ones(5, np.float32), bias_along="rows")
+    with pytest.raises(ValueError, match=r"^bias_along must be 'rows'"):
+        ctx.sgemm(*ab, bias=np.ones(5, np.float32), bias_along=1)
 
 
 def test_bias_type_and_layout(ctx, ab):

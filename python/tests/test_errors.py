@@ -66,6 +66,21 @@ def test_inner_sizes_must_agree(ctx, rng):
         ctx.sgemm(matrix(rng, 6, 4), matrix(rng, 4, 5), trans_a=True)
 
 
+@pytest.mark.parametrize("name", ["trans_a", "trans_b"])
+@pytest.mark.parametrize("flag", ["X", "", "NT", "no", "transpose"])
+def test_transpose_flag_values(ctx, abc, name, flag):
+    with pytest.raises(ValueError, match=rf"^{name} must be False, True or a BLAS letter"):
+        ctx.sgemm(*abc, **{name: flag})
+
+
+@pytest.mark.parametrize("name", ["trans_a", "trans_b"])
+@pytest.mark.parametrize("flag", [1, 0, None, 1.0, b"T", ["T"]])
+def test_transpose_flag_types(ctx, abc, name, flag):
+    """Only a bool or a letter: 0, 1 or None are not read for their truthiness either."""
+    with pytest.raises(TypeError, match=rf"^{name} must be a bool or a BLAS letter"):
+        ctx.sgemm(*abc, **{name: flag})
+
+
 def test_c_shape_must_match(ctx, abc):
     a, b, _ = abc
     with pytest.raises(ValueError, match=r"^c has shape \(5, 6\), but the product is \(6, 5\)"):

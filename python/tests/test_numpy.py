@@ -54,6 +54,19 @@ def test_layouts_and_transposes(ctx, rng, order_a, order_b, order_c, trans_a, tr
     assert_gemm(c, a, b, c0, alpha=0.75, beta=-0.5, trans_a=trans_a, trans_b=trans_b)
 
 
+@pytest.mark.parametrize("flag,transposed", [
+    ("N", False), ("n", False), ("T", True), ("t", True), ("C", True), ("c", True),
+    (False, False), (True, True), (np.bool_(True), True), (np.bool_(False), False)])
+def test_transpose_letters(ctx, rng, flag, transposed):
+    """trans_a / trans_b take the BLAS letters for what they mean: "N" is no transpose (it
+    used to be read for its truthiness, as a transpose)."""
+    m, n, k = 7, 5, 3
+    a, b = operands(rng, m, n, k, transposed, transposed)
+    c = ctx.sgemm(a, b, trans_a=flag, trans_b=flag, kernel="tile")
+    assert c.shape == (m, n)
+    assert_gemm(c, a, b, trans_a=transposed, trans_b=transposed)
+
+
 def test_transposed_views_are_column_major_operands(ctx, rng):
     """a.T of a C-contiguous array is F-contiguous: no copy, the same product as numpy's."""
     a, b = matrix(rng, 29, 17), matrix(rng, 31, 29)  # (a.T) is 17 x 29, (b.T) is 29 x 31

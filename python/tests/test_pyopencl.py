@@ -204,7 +204,8 @@ def test_epilogue_on_device(cl_ctx, queue, rng):
     a2, b2 = matrix(rng, 21, 4), matrix(rng, 4, 17)
     row_bias = rng.uniform(-1, 1, 21).astype(np.float32)
     c2 = cl_ctx.sgemm(on_device(queue, a2), on_device(queue, b2),
-                      bias=on_device(queue, row_bias), act=("clamp", -1.5, 2.5), kernel="tile")
+                      bias=on_device(queue, row_bias), bias_along="rows", act=("clamp", -1.5, 2.5),
+                      kernel="tile")
     assert_gemm(c2.get(), a2, b2, bias=row_bias, bias_along="m", act=("clamp", -1.5, 2.5))
 
 

@@ -100,7 +100,7 @@ def bench_shape(batch, m, n, k, act, min_time, ctx, queue, rng):
     b = rng.uniform(-1, 1, lead + (k, n)).astype(np.float32)
     c = np.empty(lead + (m, n), np.float32)
     bias = rng.uniform(-1, 1, n).astype(np.float32) if act else None
-    along = "n" if act else None  # one bias value per column of C
+    along = "cols" if act else None  # one bias value per column of C
     expected = a.astype(np.float64) @ b.astype(np.float64)
     if act:
         expected = activation(expected + bias, act)
