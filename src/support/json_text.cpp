@@ -51,7 +51,8 @@ class StructureCheck : public json::json_sax_t {
     --depth_;
     return true;
   }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& error) override {
+  bool parse_error(std::size_t, const std::string&,
+                   const nlohmann::detail::exception& error) override {
     problem = std::string("is not valid JSON: ") + error.what();
     return false;
   }
