@@ -50,7 +50,8 @@ bool grids_intersect(__int128 difference, const MatrixGrid& x, const MatrixGrid&
   // x0 + ix * ld + jx = x0 + difference + iy * ld + jy: difference = di * ld + dj with
   // di = ix - iy in [-(y.lines - 1), x.lines - 1] and dj = jx - jy in [-(y.length - 1),
   // x.length - 1], so di * ld lies in [difference - (x.length - 1), difference + y.length - 1].
-  const __int128 low = std::max<__int128>(ceil_div(difference - (x.length - 1), ld), -(y.lines - 1));
+  const __int128 low =
+      std::max<__int128>(ceil_div(difference - (x.length - 1), ld), -(y.lines - 1));
   const __int128 high = std::min<__int128>(floor_div(difference + (y.length - 1), ld), x.lines - 1);
   return low <= high;
 }
@@ -112,12 +113,12 @@ BatchElements batch_elements(const GemmProblem& problem, Argument which) {
   };
   switch (which) {
     case Argument::A:
-      matrix(problem.trans_a, problem.m, problem.k, problem.lda, problem.a_offset,
-             problem.stride_a, &BatchProduct::a_offset);
+      matrix(problem.trans_a, problem.m, problem.k, problem.lda, problem.a_offset, problem.stride_a,
+             &BatchProduct::a_offset);
       break;
     case Argument::B:
-      matrix(problem.trans_b, problem.k, problem.n, problem.ldb, problem.b_offset,
-             problem.stride_b, &BatchProduct::b_offset);
+      matrix(problem.trans_b, problem.k, problem.n, problem.ldb, problem.b_offset, problem.stride_b,
+             &BatchProduct::b_offset);
       break;
     case Argument::C:
       matrix(Transpose::NoTrans, problem.m, problem.n, problem.ldc, problem.c_offset,
@@ -125,8 +126,9 @@ BatchElements batch_elements(const GemmProblem& problem, Argument which) {
       break;
     default: {  // the bias: one line per product, at its own stride even with a table
       const auto& epilogue = problem.epilogue;
-      const std::int64_t length =
-          epilogue.bias == Bias::None ? 0 : epilogue.bias == Bias::PerRow ? problem.m : problem.n;
+      const std::int64_t length = epilogue.bias == Bias::None     ? 0
+                                  : epilogue.bias == Bias::PerRow ? problem.m
+                                                                  : problem.n;
       e.grid = {1, length, std::max<std::int64_t>(length, 1)};
       e.offset = epilogue.bias_offset, e.stride = epilogue.bias_stride;
     }
@@ -151,8 +153,8 @@ std::optional<std::string> overlap_of(const BatchElements& read, const BatchElem
   // One lattice of whole floats: a matrix of one line fits the other's.
   const bool whole_floats = origin_bytes % 4 == 0;
   const std::int64_t ld = read.grid.lines > 1 ? read.grid.ld : written.grid.ld;
-  const bool one_lattice =
-      whole_floats && (read.grid.lines == 1 || written.grid.lines == 1 || read.grid.ld == written.grid.ld);
+  const bool one_lattice = whole_floats && (read.grid.lines == 1 || written.grid.lines == 1 ||
+                                            read.grid.ld == written.grid.ld);
   const __int128 pairs = __int128(read.count) * written.count;
   if (pairs > (__int128(1) << 16))
     return "the byte ranges of " + std::string(read_name) + " and " + written_name +
@@ -166,8 +168,8 @@ std::optional<std::string> overlap_of(const BatchElements& read, const BatchElem
       if (written_at + written_extent * 4 <= read_at || read_at + read_extent * 4 <= written_at)
         continue;
       // Byte ranges that meet on different lattices are taken as shared.
-      const bool shared = !one_lattice || grids_intersect((written_at - read_at) / 4, read.grid,
-                                                          written.grid, ld);
+      const bool shared =
+          !one_lattice || grids_intersect((written_at - read_at) / 4, read.grid, written.grid, ld);
       if (shared)
         return "product " + std::to_string(q) + "'s " + written_name + " and product " +
                std::to_string(p) + "'s " + read_name +

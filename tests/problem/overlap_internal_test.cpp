@@ -44,8 +44,8 @@ TEST(Overlap, GridsIntersectMatchesBruteForce) {
             for (std::int64_t d = -20; d <= 20; ++d) {
               const MatrixGrid x{xl, xn, ld}, y{yl, yn, ld};
               ASSERT_EQ(grids_intersect(d, x, y, ld), share(elements(0, x), elements(d, y)))
-                  << "ld " << ld << " x " << xl << "x" << xn << " y " << yl << "x" << yn
-                  << " d " << d;
+                  << "ld " << ld << " x " << xl << "x" << xn << " y " << yl << "x" << yn << " d "
+                  << d;
             }
 }
 
@@ -72,8 +72,8 @@ TEST(Overlap, FirstOverlappingProductMatchesBruteForce) {
 // Large batches and leading dimensions: the arithmetic answer is the first k that the O(1)
 // pairwise test finds walking the batch.
 TEST(Overlap, LargeBatchesAreDecidedArithmetically) {
-  for (const MatrixGrid& c : {MatrixGrid{1000, 3, 1000003}, MatrixGrid{70, 1000, 1024},
-                              MatrixGrid{5000, 1, 999983}})
+  for (const MatrixGrid& c :
+       {MatrixGrid{1000, 3, 1000003}, MatrixGrid{70, 1000, 1024}, MatrixGrid{5000, 1, 999983}})
     for (std::int64_t stride : {3, 4, 1001, 1000003 * 7 + 5, 524288 + 999, 999983 * 3 + 1}) {
       const std::int64_t count = 2000000;
       std::int64_t expected = 0;
