@@ -66,8 +66,9 @@ typedef enum clgemm_status {
   CLGEMM_INVALID_BATCH = 36,         /* a negative batch count, or one above 2^31 - 1 */
   CLGEMM_INVALID_STRIDE_A = 37,      /* negative */
   CLGEMM_INVALID_STRIDE_B = 38,
-  CLGEMM_INVALID_STRIDE_C = 39,  /* negative, or smaller than one C: products would overlap */
-  CLGEMM_OVERLAPPING_C = 40,     /* two entries of a product table write the same C */
+  CLGEMM_INVALID_STRIDE_C = 39,  /* negative, or two products would write the same element */
+  CLGEMM_OVERLAPPING_C = 40,     /* two table entries write the same element of C, or C shares
+                                    elements with A, B or the bias on one cl_mem */
   CLGEMM_INVALID_PRODUCTS = 41,  /* a null, foreign or too short product table */
   CLGEMM_INVALID_BIAS = 42,      /* an unknown bias kind, or its vector missing or foreign */
   CLGEMM_BIAS_TOO_SMALL = 43,    /* the bias vector is shorter than the batch reads */

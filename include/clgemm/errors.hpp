@@ -15,7 +15,8 @@ enum class ErrorCode {
   InvalidLeadingDimension,  // lda, ldb or ldc is smaller than the matrix it describes
   InvalidArgument,          // any other bad argument (null pointer, bad layout, ...)
   BufferTooSmall,           // a buffer or array holds fewer elements than the problem reads
-  OverlappingOutput,        // the products of a batch would write the same elements of C
+  OverlappingOutput,        // products would write the same elements of C, or C shares
+                            // elements with A, B or the bias on one cl_mem
   UnknownKernel,            // no kernel of that name
   InvalidOption,            // unknown kernel parameter, or a combination breaking a constraint
   NoPlatform,               // no OpenCL platform or no device matches the request

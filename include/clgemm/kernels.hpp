@@ -54,6 +54,11 @@ struct CLGEMM_API KernelDescription {
 
 // Every kernel, in ladder order (base first).
 CLGEMM_API const std::vector<KernelDescription>& kernel_catalog();
+
+// Program builds from OpenCL C source running now in this process, in any Context: a tool's
+// "building kernel" notice is said only while one runs (a program loaded from the disk cache or
+// already built is not counted).
+CLGEMM_API int programs_compiling() noexcept;
 // The kernel of that name; throws Error(UnknownKernel) listing the valid names.
 CLGEMM_API const KernelDescription& find_kernel(const std::string& name);
 

@@ -67,7 +67,9 @@ struct CLGEMM_API GemmMeasurement {
 // `policy` says, each call starting from the original C, on a queue with profiling enabled.
 // `c` holds C before the call and receives the result of one call. A bias given as a host
 // array (problem.epilogue.bias_data) is uploaded with A and B, and the calls read it there. A call
-// that launches nothing (an empty problem; alpha = 0 or K = 0 with beta = 1) has no timings.
+// that launches nothing (an empty problem; alpha = 0 or K = 0 with beta = 1) has no timings;
+// an empty problem (M, N or the batch 0) returns at once without touching the arrays, which
+// may then be null.
 CLGEMM_API GemmMeasurement measure_gemm(Context& context, const GemmProblem& problem,
                                         const float* a, const float* b, float* c,
                                         const RunSettings& settings, const RepeatPolicy& policy,

@@ -1,13 +1,15 @@
 // The device-buffer GEMM path: the caller's cl_mem objects and command queue, no host round
 // trip and no waiting (except for a product table in a cl_mem, read back to be validated).
 // Everything is checked before anything is enqueued: the queue and the buffers must belong to
-// this context, and each buffer must hold what the problem reads.
+// this context, each buffer must hold what the problem reads, and C must share no element with
+// A, B or the bias on one memory object (sub-buffers are compared in their parent).
 #include <utility>
 #include <vector>
 
 #include "api/error_boundary.hpp"
 #include "clgemm/errors.hpp"
 #include "launch/context_state.hpp"
+#include "problem/overlap.hpp"
 
 namespace clgemm {
 namespace {
@@ -101,6 +103,42 @@ void check_buffer_epilogue(const GemmProblem& problem, cl_context context) {
     check_buffer(e.bias_buffer, Argument::Bias, problem.bias_elements(), context);
 }
 
+// Where a buffer's bytes lie: its parent (a sub-buffer's CL_MEM_ASSOCIATED_MEMOBJECT) or
+// itself, and its first byte there.
+struct MemoryOrigin {
+  cl_mem memory;
+  std::size_t offset_bytes;
+};
+MemoryOrigin origin_of(cl_mem buffer, Argument which) {
+  const cl_mem parent = mem_info<cl_mem>(buffer, CL_MEM_ASSOCIATED_MEMOBJECT, which);
+  if (!parent) return {buffer, 0};
+  return {parent, mem_info<std::size_t>(buffer, CL_MEM_OFFSET, which)};
+}
+
+// C must share no element with what the call reads while it writes C (A, B, the bias) on one
+// memory object, across all products: the kernels would read what they had already written.
+void check_output_apart(const GemmProblem& problem, bool reads_operands, cl_mem a, cl_mem b,
+                        cl_mem c) {
+  const MemoryOrigin c_origin = origin_of(c, Argument::C);
+  const detail::BatchElements written = detail::batch_elements(problem, Argument::C);
+  std::vector<std::pair<cl_mem, Argument>> inputs;
+  if (reads_operands) inputs = {{a, Argument::A}, {b, Argument::B}};
+  if (problem.epilogue.bias != Bias::None)
+    inputs.push_back({problem.epilogue.bias_buffer, Argument::Bias});
+  for (const auto& [buffer, which] : inputs) {
+    const MemoryOrigin origin = origin_of(buffer, which);
+    if (origin.memory != c_origin.memory) continue;
+    const auto why = detail::overlap_of(detail::batch_elements(problem, which), written,
+                                        __int128(c_origin.offset_bytes) - origin.offset_bytes);
+    if (why)
+      throw Error(ErrorCode::OverlappingOutput,
+                  std::string("buffers C and ") + argument_name(which) + " overlap: " + *why +
+                      "; the call would read elements of " + argument_name(which) +
+                      " it had already written as C",
+                  Argument::C);
+  }
+}
+
 }  // namespace
 
 GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c,
@@ -132,6 +170,7 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
     if (plan.kind != detail::CallKind::Nothing) {
       check_buffer(c, Argument::C, checked.c_elements(), opencl_context());
       check_buffer_epilogue(problem, opencl_context());
+      check_output_apart(checked, plan.kind == detail::CallKind::Gemm, a, b, c);
     }
     cl::Buffer table;
     if (!entries.empty()) {

@@ -103,12 +103,27 @@ void check_validated_fits_device(const GemmProblem& problem, const DeviceLimits&
                   which);
     total += bytes;
   }
+  // The bias vector is staged like the matrices, from its offset to its last element.
+  if (problem.epilogue.bias != Bias::None && !problem.is_empty()) {
+    const std::size_t bytes =
+        (problem.bias_elements() - problem.epilogue.bias_offset) * sizeof(float);
+    if (bytes > limits.max_allocation_bytes)
+      throw Error(ErrorCode::AllocationTooLarge,
+                  "the bias vector needs " + std::to_string(bytes) +
+                      " bytes (offset to the last product's bias: (batch - 1) x bias_stride + "
+                      "length), above CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+                      std::to_string(limits.max_allocation_bytes) + " of device '" + limits.name +
+                      "'",
+                  Argument::Bias);
+    total += bytes;
+  }
   if (total > limits.global_memory_bytes)
-    throw Error(ErrorCode::AllocationTooLarge,
-                "A, B and C need " + std::to_string(total) +
-                    " bytes together, above CL_DEVICE_GLOBAL_MEM_SIZE = " +
-                    std::to_string(limits.global_memory_bytes) + " of device '" + limits.name +
-                    "'");
+    throw Error(
+        ErrorCode::AllocationTooLarge,
+        std::string(problem.epilogue.bias != Bias::None ? "A, B, C and the bias" : "A, B and C") +
+            " need " + std::to_string(total) +
+            " bytes together, above CL_DEVICE_GLOBAL_MEM_SIZE = " +
+            std::to_string(limits.global_memory_bytes) + " of device '" + limits.name + "'");
 }
 
 }  // namespace

@@ -103,6 +103,13 @@ GemmMeasurement measure_gemm(Context& context, const GemmProblem& problem, const
   check_fits_device(problem, context.device());
   GemmMeasurement m;
   m.problem_flops = problem.flops();
+  // An empty problem (M, N or the batch 0) is a quick return that touches none of the arrays,
+  // which may be null, as in Context::sgemm; there is nothing to time or verify.
+  if (problem.is_empty()) {
+    m.record = context.sgemm(problem, a, b, c, settings);
+    m.verified = verify;
+    return m;
+  }
   const cl::Context cl_context(context.opencl_context(), /*retainObject=*/true);
   const cl::Device device(context.opencl_device(), /*retainObject=*/true);
   const cl::CommandQueue queue(cl_context, device, CL_QUEUE_PROFILING_ENABLE);

@@ -18,6 +18,7 @@
 #include "plan/kernel_call.hpp"
 #include "runtime/kernel_source.hpp"
 #include "support/files.hpp"
+#include "support/json_text.hpp"
 
 namespace clgemm {
 namespace fs = std::filesystem;
@@ -116,6 +117,36 @@ std::string current_parameter_name(const std::string& name) {
   return name;
 }
 
+// Far more local memory than any OpenCL device offers: GPUs have 48 to 228 KiB, CPUs report a
+// cache's size (PoCL on the 2-core Xeon: 512 KiB). Options that need more can run nowhere;
+// those within it that a device cannot run are skipped by `auto` on that device, saying why.
+constexpr std::size_t kMostLocalMemoryOfAnyDevice = std::size_t(128) << 20;
+
+// Why no device can run `kernel` with `options`, or empty. Parameters the entry leaves out are
+// derived per device; the local memory counted is the least over their extreme values (each
+// kernel's need grows or shrinks with each parameter), and the constraints are checked only
+// when every parameter is given.
+std::string why_no_device_runs(const detail::KernelSpec& spec, const KernelOptions& options) {
+  std::vector<const KernelParameter*> missing;
+  for (const auto& parameter : spec.description.parameters)
+    if (!options.count(parameter.name)) missing.push_back(&parameter);
+  if (missing.size() > 12) return {};  // no kernel has as many; kept cheap regardless
+  std::size_t least_local = SIZE_MAX;
+  for (std::size_t corner = 0; corner < (std::size_t(1) << missing.size()); ++corner) {
+    KernelOptions filled = options;
+    for (std::size_t i = 0; i < missing.size(); ++i)
+      filled[missing[i]->name] = (corner >> i) & 1 ? missing[i]->maximum : missing[i]->minimum;
+    least_local = std::min(least_local, spec.local_memory_bytes(filled));
+  }
+  if (least_local > kMostLocalMemoryOfAnyDevice)
+    return "needs " + std::to_string(least_local) + " bytes of local memory, more than any " +
+           "device has (at most " + std::to_string(kMostLocalMemoryOfAnyDevice) + " bytes)";
+  if (missing.empty())
+    for (const auto& constraint : spec.constraints)
+      if (!constraint.holds(options)) return "breaks the constraint " + constraint.text;
+  return {};
+}
+
 TunedEntry entry_from_json(const json& j) {
   if (!j.is_object()) throw std::invalid_argument("is not a JSON object");
   TunedEntry e;
@@ -161,6 +192,9 @@ TunedEntry entry_from_json(const json& j) {
                                   "' twice, under its old and its new name");
     e.options[name] = long(integer_field(value, written, parameter->minimum, parameter->maximum));
   }
+  if (const auto why = why_no_device_runs(detail::find_spec(e.kernel), e.options); !why.empty())
+    throw std::invalid_argument("\"options\" can run on no device: kernel '" + e.kernel + "' " +
+                                why);
   if (j.contains("gflops")) {
     if (!j["gflops"].is_number() || !(j["gflops"].get<double>() >= 0))
       throw std::invalid_argument("\"gflops\" is not a number of at least 0");
@@ -230,6 +264,9 @@ std::string TuningDatabase::shipped_directory() try {
 }
 
 TuningDatabase TuningDatabase::parse(const std::string& text, const std::string& origin) try {
+  // Checked before the tree is built: parsing, destroying and dumping a tree recurse per level.
+  if (const auto problem = json_text_problem(text); !problem.empty())
+    not_a_tuning_file(origin, problem);
   json j;
   try {
     j = json::parse(text);

@@ -1,5 +1,5 @@
 // The checks of a batch and an epilogue (batch_validation.hpp): a batch count the kernels can
-// index, strides that keep C's products apart, product tables whose C ranges do not overlap,
+// index, strides and product tables whose C's share no element (overlap.hpp decides),
 // and a bias and activation that say exactly one thing.
 #include "problem/batch_validation.hpp"
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "clgemm/errors.hpp"
+#include "problem/overlap.hpp"
 
 namespace clgemm {
 
@@ -42,19 +43,36 @@ void validate_products(const GemmProblem& p, const BatchProduct* entries) {
     if (c_extent)
       ranges.push_back({std::size_t(e.c_offset), std::size_t(e.c_offset) + c_extent, i});
   }
-  // Sorted by start, two products overlap exactly when one starts before its predecessor ends.
+  // Sorted by start, each product is compared, element set against element set, with those
+  // before it whose range it starts inside (interleaved products share no element and pass).
+  // Past kMostComparedPairs comparisons the ranges alone decide, which the message says.
+  constexpr std::size_t kMostComparedPairs = std::size_t(1) << 22;
   std::sort(ranges.begin(), ranges.end(),
             [](const Range& x, const Range& y) { return x.begin < y.begin; });
-  for (std::size_t i = 1; i < ranges.size(); ++i)
-    if (ranges[i].begin < ranges[i - 1].end)
-      throw Error(ErrorCode::OverlappingOutput,
-                  "products " + std::to_string(ranges[i - 1].product) + " and " +
-                      std::to_string(ranges[i].product) +
-                      " of the table write overlapping ranges of C (c_offset " +
-                      std::to_string(ranges[i - 1].begin) + " and " +
-                      std::to_string(ranges[i].begin) + ", each C spanning " +
-                      std::to_string(c_extent) + " elements)",
-                  Argument::Products);
+  const detail::MatrixGrid grid = detail::batch_elements(p, Argument::C).grid;
+  std::vector<std::size_t> open;  // indices into ranges that may still meet the next
+  std::size_t compared = 0;
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    open.erase(std::remove_if(open.begin(), open.end(),
+                              [&](std::size_t j) { return ranges[j].end <= ranges[i].begin; }),
+               open.end());
+    for (std::size_t j : open) {
+      const bool too_many = ++compared > kMostComparedPairs;
+      if (too_many ||
+          detail::grids_intersect(__int128(ranges[i].begin - ranges[j].begin), grid, grid, p.ldc))
+        throw Error(ErrorCode::OverlappingOutput,
+                    "products " + std::to_string(ranges[j].product) + " and " +
+                        std::to_string(ranges[i].product) + " of the table write " +
+                        (too_many ? "overlapping ranges of C (too many interleaved products to "
+                                    "compare their elements; "
+                                  : "the same elements of C (") +
+                        "c_offset " + std::to_string(ranges[j].begin) + " and " +
+                        std::to_string(ranges[i].begin) + ", each C spanning " +
+                        std::to_string(c_extent) + " elements)",
+                    Argument::Products);
+    }
+    open.push_back(i);
+  }
 }
 
 namespace detail {
@@ -108,13 +126,16 @@ void validate_batch(const GemmProblem& p) {
                 "products.offset = " + std::to_string(p.products.offset) +
                     " is set, but no product table is given",
                 Argument::Products);
+  // Decided on the element sets: products closer than one C apart are accepted when they
+  // interleave without sharing an element (two C's in alternate columns).
   const std::size_t c_extent = p.c_extent();
-  if (p.batch > 1 && c_extent > 0 && std::size_t(p.stride_c) < c_extent)
+  if (const std::int64_t k = detail::first_overlapping_product(
+          detail::batch_elements(p, Argument::C).grid, p.stride_c, p.batch))
     throw Error(ErrorCode::OverlappingOutput,
                 "stride_c = " + std::to_string(p.stride_c) + " is smaller than one C (" +
                     std::to_string(c_extent) +
-                    " elements: (lines - 1) x ldc + line length), so the batch's products "
-                    "would write the same elements of C",
+                    " elements: (lines - 1) x ldc + line length), and products 0 and " +
+                    std::to_string(k) + " of the batch would write the same elements of C",
                 Argument::StrideC);
 }
 

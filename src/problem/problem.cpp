@@ -60,7 +60,8 @@ std::size_t last_offset(std::size_t offset, std::int64_t batch, std::int64_t str
 // Elements an operand's array must hold: the farthest product's offset plus the extent.
 std::size_t batch_end(const GemmProblem& p, std::size_t offset, std::int64_t stride,
                       std::size_t extent, cl_ulong BatchProduct::*entry_offset) {
-  if (p.products.host && p.batch > 0) {
+  if (p.batch <= 0) return end_of(offset, 0);  // no product: the offset alone, as documented
+  if (p.products.host) {
     std::size_t end = 0;
     for (std::int64_t i = 0; i < p.batch; ++i)
       end = std::max(end, end_of(std::size_t(p.products.host[i].*entry_offset), extent));

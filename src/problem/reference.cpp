@@ -17,6 +17,10 @@
 namespace clgemm {
 namespace {
 
+// The least magnitude that rounds to infinity in float (round to nearest): FLT_MAX plus half
+// its last place, 2^128 - 2^103.
+const double kFloatOverflow = std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
+
 struct Checker {
   const GemmProblem& p;
   const float *a, *b, *c_before, *c_after;
@@ -65,18 +69,28 @@ struct Checker {
     const bool activated = e.activation != Activation::None;
     const double tolerance = (activated ? 1.13 : 1.0) * (gamma * scale + double(FLT_MIN)) +
                              (activated ? 8.0 * FLT_EPSILON * std::fabs(expected) : 0.0);
+    // Every element's ratio counts towards the worst (an element that fails has a ratio above
+    // 1, infinite where no finite error describes it), so the worst and the failures agree.
     bool ok;
     double ratio = 0;
     if (!std::isfinite(v) || !std::isfinite(expected)) {
       // Infinite or NaN before the activation: the activation's exact answer (GELU(-inf) = -0,
       // a clamped infinity, NaN kept) is expected.
       ok = (std::isnan(expected) && std::isnan(got)) || got == expected;
+      ratio = ok ? 0.0 : HUGE_VAL;
+    } else if (std::isinf(got) && (got > 0) == (expected > 0) &&
+               std::fabs(expected) + tolerance >= kFloatOverflow) {
+      // Overflow: a result within the tolerance of the reference rounds to this infinity, the
+      // correctly rounded float of a value at or beyond FLT_MAX + half its last place.
+      ok = true;
+      ratio = std::max(0.0, (kFloatOverflow - std::fabs(expected)) / tolerance);
     } else {
       ratio = std::fabs(got - expected) / tolerance;
-      ok = std::isfinite(got) && ratio <= 1.0;
+      if (!std::isfinite(got) || std::isnan(ratio)) ratio = HUGE_VAL;
+      ok = ratio <= 1.0;
     }
     ++result.checked;
-    if (std::isfinite(ratio)) result.worst_ratio = std::max(result.worst_ratio, ratio);
+    result.worst_ratio = std::max(result.worst_ratio, ratio);
     if (ok) return;
     if (result.failures++ == 0) {
       std::ostringstream text;

@@ -2,15 +2,33 @@
 // it, and caching them per context.
 #include "runtime/program_cache.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 
 #include "clgemm/errors.hpp"
 #include "launch/launch_order.hpp"
 
-namespace clgemm::detail {
+namespace clgemm {
+namespace {
+std::atomic<int> compiles_running{0};
+}  // namespace
+
+int programs_compiling() noexcept {
+  return compiles_running.load();
+}
+
+namespace detail {
 
 namespace {
+
+// Counts a compile from source while it lives (programs_compiling()).
+struct CompileInProgress {
+  CompileInProgress() { ++compiles_running; }
+  ~CompileInProgress() { --compiles_running; }
+  CompileInProgress(const CompileInProgress&) = delete;
+  CompileInProgress& operator=(const CompileInProgress&) = delete;
+};
 
 // Builds a program from a stored binary; nothing when the driver refuses it.
 std::optional<cl::Program> program_from_binary(const cl::Context& context, const cl::Device& device,
@@ -118,6 +136,7 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(
 
 cl::Program ProgramCache::compile(const std::string& kernel_name, const std::string& source,
                                   const std::string& options, PtxRewrite rewrite) {
+  const CompileInProgress counted;
   cl::Program program(context_, source);
   try {
     program.build({device_}, options.c_str());
@@ -166,4 +185,5 @@ cl::Program ProgramCache::apply_rewrite(const std::string& kernel_name, const cl
   return program;
 }
 
-}  // namespace clgemm::detail
+}  // namespace detail
+}  // namespace clgemm

@@ -3,6 +3,9 @@
 // cl_context.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "clgemm/clgemm.h"
 #include "test_support.hpp"
 
 namespace clgemm::testing {
@@ -167,6 +170,79 @@ TEST(BufferPathAdopted, ContextFromTheCallersObjects) {
     EXPECT_TRUE(verify_gemm(p, a.data(), b.data(), c_before.data(), c.data()).passed);
   }
   EXPECT_EQ(clReleaseContext(own), CL_SUCCESS);  // still ours to release
+}
+
+// C sharing elements with A, B or the bias on one memory object (sub-buffers of one parent
+// included, across every product) is refused before anything is enqueued, naming both, with C
+// untouched; matrices of one buffer that share no element (side by side, or interleaved in
+// alternate columns) still run. Before, such a call ran and gave a wrong C.
+TEST_F(BufferPath, OutputOverlappingAnInputIsRefused) {
+  const GemmProblem p = GemmProblem::packed(4, 4, 4, 1.0f, 0.0f);  // 16 floats a matrix
+  // Sub-buffers start at multiples of the device's base address alignment (in floats here).
+  cl_uint align_bits = 0;
+  clGetDeviceInfo(shared_context().opencl_device(), CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                  sizeof align_bits, &align_bits, nullptr);
+  const std::size_t step = std::max<std::size_t>(align_bits / 8 / sizeof(float), 64);
+  std::vector<float> whole = random_matrix(4 * step, 31);
+  cl_mem parent = buffer(whole);
+  auto sub = [&](std::size_t first_float, std::size_t floats) {
+    cl_buffer_region region{first_float * sizeof(float), floats * sizeof(float)};
+    cl_int status = CL_SUCCESS;
+    cl_mem m = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                 &status);
+    EXPECT_EQ(status, CL_SUCCESS);
+    buffers_.push_back(m);
+    return m;
+  };
+  std::vector<float> own_b = random_matrix(16, 32);
+  cl_mem b_mem = buffer(own_b);
+  auto refused = [&](const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c, const char* names) {
+    try {
+      shared_context().sgemm(problem, a, b, c, queue_);
+      ADD_FAILURE() << names << ": accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::OverlappingOutput) << e.what();
+      EXPECT_EQ(e.argument(), Argument::C) << e.what();
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+    }
+    clFinish(queue_);
+    EXPECT_EQ(read(parent, whole.size()), whole) << names;
+  };
+  refused(p, parent, b_mem, parent, "buffers C and A overlap");  // c == a
+  refused(p, b_mem, parent, parent, "buffers C and B overlap");  // c == b
+  GemmProblem a_ends_in_c = p;  // sub-buffers of one parent: A's last 8 floats are C's first
+  a_ends_in_c.a_offset = step - 8;
+  refused(a_ends_in_c, sub(0, step + 8), b_mem, sub(step, 16), "buffers C and A overlap");
+  GemmProblem batch = GemmProblem::packed_batch(4, 4, 4, 2, 1.0f, 0.0f);  // product 1's A
+  batch.stride_b = 0, batch.c_offset = 16;
+  refused(batch, parent, b_mem, parent, "product 0's C and product 1's A");
+  GemmProblem bias = p;  // the bias vector inside C
+  bias.epilogue.bias = Bias::PerColumn, bias.epilogue.bias_buffer = parent;
+  bias.epilogue.bias_offset = 50, bias.c_offset = 48;
+  refused(bias, b_mem, b_mem, parent, "buffers C and bias overlap");
+
+  // C API: the matching status.
+  clgemm_context* c_context = nullptr;
+  ASSERT_EQ(clgemm_context_create_from_cl(context_, shared_context().opencl_device(), &c_context),
+            CLGEMM_SUCCESS);
+  EXPECT_EQ(clgemm_sgemm_buffers(c_context, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 4,
+                                 4, 4, 1.0f, parent, 0, 4, b_mem, 0, 4, 0.0f, parent, 8, 4, queue_,
+                                 nullptr, nullptr),
+            CLGEMM_OVERLAPPING_C)
+      << clgemm_last_error_message();
+  clgemm_context_destroy(c_context);
+  EXPECT_EQ(read(parent, whole.size()), whole);
+
+  // Side by side, and A and C interleaved in alternate columns of one 8-wide buffer: run.
+  for (std::int64_t ld : {4, 8}) {
+    GemmProblem apart = p;
+    apart.lda = apart.ldc = ld, apart.c_offset = ld == 4 ? 16 : 4;
+    const auto before = read(parent, whole.size());
+    shared_context().sgemm(apart, parent, b_mem, parent, queue_);
+    const auto after = read(parent, whole.size());
+    const auto check = verify_gemm(apart, before.data(), own_b.data(), before.data(), after.data());
+    EXPECT_TRUE(check.passed) << "ld " << ld << ": " << check.first_failure;
+  }
 }
 
 }  // namespace

@@ -177,4 +177,45 @@ TEST(CApiBatched, BadArgumentsHaveTheirStatus) {
             CLGEMM_SUCCESS);
 }
 
+// Products of C closer than one C apart that share no element are accepted: two 2x2 C's in
+// alternate pairs of columns of a 4-wide C (stride_c = 2) were refused as overlapping. A third
+// product at stride 2 does write the first's second row, and is refused.
+TEST(CApiBatched, InterleavedCProductsAreAccepted) {
+  const int64_t m = 2, n = 2, k = 2, ldc = 4, stride_c = 2;
+  const auto a = clgemm::random_matrix(8, 1), b = clgemm::random_matrix(8, 2);
+  std::vector<float> c = clgemm::random_matrix(8, 3);
+  const auto before = c;
+  ASSERT_EQ(clgemm_sgemm_strided_batched(shared(), CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
+                                         CLGEMM_NO_TRANS, m, n, k, 1.0f, a.data(), 2, 4, b.data(),
+                                         2, 4, 0.5f, c.data(), ldc, stride_c, 2, nullptr, "tile"),
+            CLGEMM_SUCCESS)
+      << clgemm_last_error_message();
+  clgemm::GemmProblem p = clgemm::GemmProblem::packed_batch(m, n, k, 2, 1.0f, 0.5f);
+  p.ldc = ldc, p.stride_c = stride_c;
+  const auto check = clgemm::verify_gemm(p, a.data(), b.data(), before.data(), c.data());
+  EXPECT_TRUE(check.passed) << check.first_failure;
+
+  std::vector<float> c3 = clgemm::random_matrix(12, 3);
+  const auto before3 = c3;
+  const auto a3 = clgemm::random_matrix(12, 1), b3 = clgemm::random_matrix(12, 2);
+  EXPECT_EQ(clgemm_sgemm_strided_batched(shared(), CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
+                                         CLGEMM_NO_TRANS, m, n, k, 1.0f, a3.data(), 2, 4, b3.data(),
+                                         2, 4, 0.5f, c3.data(), ldc, stride_c, 3, nullptr, "tile"),
+            CLGEMM_INVALID_STRIDE_C);
+  EXPECT_NE(std::string(clgemm_last_error_message()).find("products 0 and 2"), std::string::npos)
+      << clgemm_last_error_message();
+  EXPECT_EQ(c3, before3);
+
+  // The same two products from a table.
+  const std::vector<clgemm_batch_product> interleaved = {{0, 0, 0, 1.0f, 0.5f},
+                                                         {4, 4, 2, 1.0f, 0.5f}};
+  c = before;
+  EXPECT_EQ(clgemm_sgemm_batched(shared(), CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n,
+                                 k, a.data(), 2, b.data(), 2, c.data(), ldc, interleaved.data(), 2,
+                                 nullptr, "tile"),
+            CLGEMM_SUCCESS)
+      << clgemm_last_error_message();
+  EXPECT_TRUE(clgemm::verify_gemm(p, a.data(), b.data(), before.data(), c.data()).passed);
+}
+
 }  // namespace

@@ -16,6 +16,7 @@
 #include <random>
 #include <thread>
 
+#include "clgemm/clgemm.h"
 #include "test_support.hpp"
 
 namespace clgemm::testing {
@@ -245,6 +246,36 @@ TEST(Fault, BAndCAboveTheDeviceMaximumAllocation) {
   p.ldc = INT_MAX;
   ASSERT_GT(p.c_elements() * 4, limit);
   expect_failure(shared_context(), p, "tile", ErrorCode::AllocationTooLarge, "matrix C needs");
+}
+
+// A host bias vector whose span (offset to the last product's bias) is above the device's
+// largest allocation is refused up front like the matrices, naming the bias (before, the
+// allocation failed inside OpenCL and the call reported an OpenCL failure).
+TEST(Fault, BiasAboveTheDeviceMaximumAllocation) {
+  const std::size_t limit = shared_context().device().max_allocation_bytes;
+  GemmProblem p = GemmProblem::packed_batch(4, 4, 4, 2);
+  p.stride_a = p.stride_b = 0;
+  p.stride_c = 16;
+  std::vector<float> bias(4, 1.0f);
+  p.epilogue.bias = Bias::PerColumn;
+  p.epilogue.bias_data = bias.data();
+  p.epilogue.bias_stride = std::int64_t(limit / 4);  // the second bias starts past the limit
+  ASSERT_GT((p.bias_elements() - p.epilogue.bias_offset) * 4, limit);
+  expect_failure(shared_context(), p, "tile", ErrorCode::AllocationTooLarge,
+                 "the bias vector needs");
+  // The C API's status for it.
+  std::vector<float> a(64, 1.0f), b(64, 1.0f), c(64, 42.0f);
+  clgemm_context* context = nullptr;
+  ASSERT_EQ(clgemm_context_create(nullptr, nullptr, &context), CLGEMM_SUCCESS);
+  clgemm_epilogue epilogue{CLGEMM_BIAS_PER_COLUMN, bias.data(), nullptr, 0, p.epilogue.bias_stride,
+                           CLGEMM_ACTIVATION_NONE, 0.0f,        0.0f};
+  EXPECT_EQ(clgemm_sgemm_strided_batched(context, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
+                                         CLGEMM_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4, 0, b.data(),
+                                         4, 0, 0.0f, c.data(), 4, 16, 2, &epilogue, "tile"),
+            CLGEMM_ALLOCATION_TOO_LARGE)
+      << clgemm_last_error_message();
+  clgemm_context_destroy(context);
+  EXPECT_EQ(c, std::vector<float>(64, 42.0f));
 }
 
 // Each matrix within the single-allocation limit, but A, B and C (twice: beta != 0 keeps a

@@ -653,5 +653,100 @@ TEST_F(TuningFiles, OldParameterNamesAreReadAsTheNewOnes) {
   EXPECT_NE(both.problems()[0].find("'ITEM' twice"), std::string::npos) << both.problems()[0];
 }
 
+// A user file nested 85,000 levels deep (170 KB) is skipped with its reason before any tree is
+// built: nlohmann's parser, the tree's destructor and its serializer recurse per level and
+// overflowed the stack of every program that ran `auto`.
+TEST_F(TuningFiles, DeeplyNestedFileIsSkippedBeforeItIsParsed) {
+  const auto path = (dir_ / "deep.json").string();
+  std::ofstream(path) << "{\"format\": 1, \"entries\": [{\"device\": \"D\", \"options\": "
+                      << std::string(85000, '[') << std::string(85000, ']') << "}]}";
+  ASSERT_EQ(setenv("CLGEMM_TUNING_FILE", path.c_str(), 1), 0);
+  const auto db = TuningDatabase::load_default();
+  ASSERT_FALSE(db.problems().empty());
+  EXPECT_NE(db.problems().back().find("nests arrays and objects deeper than 64 levels"),
+            std::string::npos)
+      << db.problems().back();
+  const auto problems = TuningDatabase::check_file(path);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("deeper than 64 levels"), std::string::npos) << problems[0];
+  Context context;
+  const auto p = GemmProblem::packed(20, 20, 20);
+  const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
+  std::vector<float> c(p.c_elements()), c_before = c;
+  const auto timing = context.sgemm(p, a.data(), b.data(), c.data());
+  EXPECT_TRUE(verify_gemm(p, a.data(), b.data(), c_before.data(), c.data()).passed);
+  EXPECT_NE(timing.kernel_choice.find("deeper than 64 levels"), std::string::npos)
+      << timing.kernel_choice;
+}
+
+// The limit is 64 levels: a file nested exactly that deep is JSON the database reads (its
+// deep entry is a problem of that entry), one level more is not.
+TEST(Tuning, NestingDepthLimitIsSixtyFourLevels) {
+  auto file = [](int entry_depth) {  // the file and its entries array are two levels
+    return "{\"format\": 1, \"entries\": [" + std::string(entry_depth, '[') +
+           std::string(entry_depth, ']') + "]}";
+  };
+  const auto at_limit = TuningDatabase::parse(file(62), "test");
+  ASSERT_EQ(at_limit.problems().size(), 1u);
+  EXPECT_NE(at_limit.problems()[0].find("is not a JSON object"), std::string::npos);
+  try {
+    TuningDatabase::parse(file(63), "test");
+    FAIL() << "65 levels were accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("deeper than 64 levels"), std::string::npos) << e.what();
+  }
+}
+
+// What nlohmann's parser passes silently is a problem of the file: text after the value behind
+// a NUL byte (where the parser stops reading) and a key given twice (the parser keeps the last).
+TEST(Tuning, TextAfterTheValueAndRepeatedKeysAreProblems) {
+  const std::string valid = "{\"format\": 1, \"entries\": []}";
+  EXPECT_TRUE(TuningDatabase::parse(valid, "test").problems().empty());
+  struct Case {
+    std::string text, why;
+  };
+  for (const auto& c : {Case{valid + std::string(1, '\0') + "garbage", "a NUL byte at byte 28"},
+                        Case{valid + " garbage", "is not valid JSON"},
+                        Case{"{\"format\": 1, \"format\": 1, \"entries\": []}",
+                             "gives the key \"format\" twice in one object"},
+                        Case{"{\"format\": 1, \"entries\": [{\"device\": \"D\", \"shape_class\": "
+                             "\"small\", \"kernel\": \"tile\", \"options\": {\"TILE\": 8, "
+                             "\"TILE\": 16}}]}",
+                             "gives the key \"TILE\" twice"}}) {
+    try {
+      TuningDatabase::parse(c.text, "test");
+      ADD_FAILURE() << "accepted: " << c.why;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.why), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Options that no device can run (more local memory than any device has, or constraints broken
+// with every parameter given) are problems of their entry, not entries `auto` skips later.
+TEST(Tuning, OptionsNoDeviceCanRunAreProblems) {
+  for (const char* kernel_and_options :
+       {R"("kernel": "blocked", "options": {"TILE_M": 4096, "TILE_N": 4096, "TILE_K": 4096})",
+        R"("kernel": "tile", "options": {"TILE": 8192})",
+        R"("kernel": "blocked", "options": {"TILE_M": 64, "TILE_N": 64, "TILE_K": 16,
+            "ITEM_M": 6, "ITEM_N": 8, "VEC": 4, "UNROLL": 0})"}) {
+    const std::string text =
+        std::string(R"({"format": 1, "entries": [{"device": "D", "shape_class": "large", )") +
+        kernel_and_options + "}]}";
+    const auto db = TuningDatabase::parse(text, "test");
+    EXPECT_TRUE(db.entries().empty()) << kernel_and_options;
+    ASSERT_EQ(db.problems().size(), 1u) << kernel_and_options;
+    EXPECT_NE(db.problems()[0].find("can run on no device"), std::string::npos) << db.problems()[0];
+  }
+  // Large but possible tiles, and partial options, stay usable.
+  const auto usable = TuningDatabase::parse(
+      R"({"format": 1, "entries": [{"device": "D", "shape_class": "large", "kernel": "blocked",
+          "options": {"TILE_M": 256, "TILE_N": 256, "TILE_K": 32}}]})",
+      "test");
+  EXPECT_TRUE(usable.problems().empty()) << usable.problems()[0];
+  EXPECT_EQ(usable.entries().size(), 1u);
+}
+
 }  // namespace
 }  // namespace clgemm::testing

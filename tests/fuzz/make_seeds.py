@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Writes the binary seed inputs of two fuzz targets; the text seeds of the others are kept as
-they are in corpus/. Run it again after changing an input layout: python3 tests/fuzz/make_seeds.py
+"""Writes the binary seed inputs of two fuzz targets and the deeply nested seeds of
+fuzz_tuning_file; the other text seeds are kept as they are in corpus/. Run it again after changing an input layout: python3 tests/fuzz/make_seeds.py
 
 corpus/fuzz_c_api/: in the byte layout fuzz_c_api.cpp's LLVMFuzzerTestOneInput reads, where
 every field is a mode byte and here always the mode that takes the value as it is (raw, little
 endian), so each seed reads as the call it makes.
 corpus/fuzz_cache_entry/: program cache entries as BinaryCache::format_entry writes them
 (src/binary_cache.cpp), valid and damaged, under fuzz_cache_entry.cpp's fixed key or under a
-key of their own (the first byte gives its length)."""
+key of their own (the first byte gives its length), and one whose key and binary are 85,000
+brackets.
+corpus/fuzz_tuning_file/deep_*: tuning files nested at, one past and far past the 64 levels
+the JSON check accepts (src/support/json_text.hpp); 85,000 levels crashed every reader."""
 import os
 import struct
 
@@ -153,10 +156,27 @@ CACHE_SEEDS = {
     "truncated": entry(KEY, BINARY)[:-3],
     "key_with_carriage_return": own_key("a\rb", entry("a\rb", BINARY)),
     "header_only": b"clgemm-binary-cache 2\n",
+    "deeply_nested_brackets": own_key(
+        "[" * 200, entry("[" * 200, b"[" * 85000 + b"]" * 85000)),
+}
+
+# fuzz_tuning_file: nesting in an entry's options; the file and its entries array are two levels.
+
+
+def nested_tuning_file(options_depth):
+    return (b'{"format": 1, "entries": [{"device": "D", "shape_class": "small", "kernel": "tile", '
+            b'"options": ' + b"[" * options_depth + b"]" * options_depth + b"}]}")
+
+
+TUNING_SEEDS = {
+    "deep_at_the_limit.json": nested_tuning_file(61),
+    "deep_one_past_the_limit.json": nested_tuning_file(62),
+    "deep_85000_levels.json": nested_tuning_file(85000),
 }
 
 if __name__ == "__main__":
-    for target, seeds in (("fuzz_c_api", SEEDS), ("fuzz_cache_entry", CACHE_SEEDS)):
+    for target, seeds in (("fuzz_c_api", SEEDS), ("fuzz_cache_entry", CACHE_SEEDS),
+                          ("fuzz_tuning_file", TUNING_SEEDS)):
         out = os.path.join(CORPUS, target)
         os.makedirs(out, exist_ok=True)
         for name, data in seeds.items():

@@ -154,6 +154,31 @@ TEST(Batched, ZeroBatchAndZeroK) {
   EXPECT_TRUE(verify_gemm(p, nullptr, nullptr, before.data(), c.data()).passed);
 }
 
+// With batch 0 each array must hold its offset alone, as the header says: the counts were one
+// whole product, so measure_gemm read and wrote past the caller's arrays; an empty problem is
+// now measured without touching them (null arrays accepted, as by Context::sgemm).
+TEST(Batched, EmptyBatchCountsTheOffsetsAlone) {
+  GemmProblem p = strided(4, 5, 6, 0);
+  p.a_offset = 3, p.b_offset = 5, p.c_offset = 7;
+  EXPECT_EQ(p.a_elements(), 3u);
+  EXPECT_EQ(p.b_elements(), 5u);
+  EXPECT_EQ(p.c_elements(), 7u);
+  std::vector<float> c(7, 42.0f);
+  RunSettings settings;
+  settings.kernel = "tile";
+  const RepeatPolicy policy;
+  for (float* c_array : {static_cast<float*>(nullptr), c.data()}) {
+    const auto m = measure_gemm(shared_context(), p, nullptr, nullptr, c_array, settings, policy);
+    EXPECT_EQ(m.record.kernel, "none");
+    EXPECT_TRUE(m.wall_seconds.empty());
+  }
+  EXPECT_EQ(c, std::vector<float>(7, 42.0f));
+  p = GemmProblem::packed(0, 4, 4);  // M = 0 likewise
+  EXPECT_EQ(
+      measure_gemm(shared_context(), p, nullptr, nullptr, nullptr, settings, policy).record.kernel,
+      "none");
+}
+
 TEST(Batched, BufferPathWithStridesAndTable) {
   Context& context = shared_context();
   cl_int status = CL_SUCCESS;

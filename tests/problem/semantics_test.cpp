@@ -1,6 +1,7 @@
 // IEEE and BLAS semantics on every FP32 kernel: a NaN or an infinity in A or B reaches exactly the
 // row or column of C that IEEE arithmetic says it must, and nothing else; with beta = 0 (or
 // -0) C is never read, so NaN and Inf already in C vanish, over repeated launches too.
+#include <cfloat>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -125,6 +126,31 @@ TEST_P(NonFinite, BetaZeroNeverReadsC) {
     for (std::int64_t i = 0; i < p.m; ++i)
       for (std::int64_t j = 0; j < p.n; ++j)
         ASSERT_TRUE(std::isfinite(c[std::size_t(i * p.ldc + j)])) << "C[" << i << "][" << j << "]";
+  }
+}
+
+// A result beyond float's range: the float nearest the reference is an infinity of its sign,
+// which passes; a finite or wrongly signed result fails. The worst ratio and the failures
+// agree (before, an infinite result failed while the worst ratio left it out: "worst error
+// 0.0231 of tolerance: 119 failures").
+TEST(Semantics, OverflowRoundsToInfinityAndTheWorstRatioCountsEveryFailure) {
+  GemmProblem p = GemmProblem::packed(1, 2, 2, 3.4e38f, 0.0f);
+  const std::vector<float> a = {1.0f, 1.0f}, b = {1.0f, 0.25f, 1.0f, 0.25f}, before = {0, 0};
+  // C[0][0] = 3.4e38 * 2 overflows; C[0][1] = 3.4e38 * 0.5 does not.
+  auto verify = [&](std::vector<float> after) {
+    return verify_gemm(p, a.data(), b.data(), before.data(), after.data());
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  auto v = verify({inf, 1.7e38f});
+  EXPECT_TRUE(v.passed) << v.first_failure;
+  EXPECT_LE(v.worst_ratio, 1.0);
+  for (const std::vector<float>& wrong :
+       {std::vector<float>{FLT_MAX, 1.7e38f}, std::vector<float>{-inf, 1.7e38f},
+        std::vector<float>{inf, inf}, std::vector<float>{inf, std::nanf("")}}) {
+    v = verify(wrong);
+    EXPECT_FALSE(v.passed);
+    EXPECT_EQ(v.failures, 1u) << v.first_failure;
+    EXPECT_GT(v.worst_ratio, 1.0) << v.first_failure;
   }
 }
 

@@ -210,9 +210,11 @@ int run_accuracy(Arguments& args) {
       once.min_seconds = 0;
       clgemm::GemmMeasurement measured;
       {
-        const clgemm::cli::SlowNotice notice(clgemm::cli::build_notice(
-            clgemm::cli::kernel_that_runs(context, args.kernel, problem, settings.precision),
-            device));
+        const clgemm::cli::SlowNotice notice(
+            clgemm::cli::build_notice(
+                clgemm::cli::kernel_that_runs(context, args.kernel, problem, settings.precision),
+                device),
+            1.0, clgemm::cli::compiling);
         measured = clgemm::measure_gemm(context, problem, in.a.data(), in.b.data(), c.data(),
                                         settings, once, /*verify=*/true);
       }

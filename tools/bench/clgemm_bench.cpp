@@ -70,18 +70,20 @@ bool above_cap(const clgemm::GemmProblem& problem, std::int64_t max_size) {
 // (clgemm::repeat_timed until `min_time` has passed and at least three calls were made, the
 // median) and back to back (batches of `batch` calls with one `finish`, until `min_time` has
 // passed again, two to five batches; `batch` 0: enough calls for half of `min_time`, 2 to 1000).
-// `first_call_notice` (when not empty) is printed if the first call takes more than a moment.
+// `first_call_notice` (when not empty) is printed if the first call takes more than a moment
+// (and, for clgemm's own calls, only while one of its programs compiles: `notice_only_while`).
 Result measure(const std::string& name, Operands& o, const std::function<void()>& enqueue,
                const std::function<void()>& finish,
                const std::function<std::vector<float>()>& result, double min_time, int batch,
                const std::string& first_call_notice,
-               clgemm::Precision precision = clgemm::Precision::FP32) {
+               clgemm::Precision precision = clgemm::Precision::FP32,
+               const std::function<bool()>& notice_only_while = {}) {
   Result r;
   r.contender = r.kernel = name;
   r.problem = o.problem;
   {
     std::optional<clgemm::cli::SlowNotice> notice;
-    if (!first_call_notice.empty()) notice.emplace(first_call_notice);
+    if (!first_call_notice.empty()) notice.emplace(first_call_notice, 1.0, notice_only_while);
     enqueue();
     finish();
   }
@@ -294,7 +296,7 @@ int run_benchmark(Arguments& args) {
       const std::string notice = clgemm::cli::build_notice(
           clgemm::cli::kernel_that_runs(context, kernel, problem, precision), limits);
       Result r = measure(contender, o, enqueue, finish_queue, read_c, args.min_time, args.batch,
-                         notice, precision);
+                         notice, precision, clgemm::cli::compiling);
       r.kernel = ran.kernel;
       r.intensity = clgemm::arithmetic_intensity(ran.kernel, ran.options, problem.m, problem.n,
                                                  problem.k, problem.beta != 0.0f);

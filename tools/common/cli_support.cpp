@@ -210,13 +210,18 @@ std::string kernel_that_runs(Context& context, const std::string& kernel,
   return context.choose(problem, settings).kernel;
 }
 
-SlowNotice::SlowNotice(std::string message, double delay_seconds)
-    : watchdog_([this, message = std::move(message), delay_seconds] {
-        std::unique_lock<std::mutex> lock(mutex_);
-        if (!finished_.wait_for(lock, std::chrono::duration<double>(delay_seconds),
-                                [this] { return done_; }))
-          note(message);
-      }) {}
+SlowNotice::SlowNotice(std::string message, double delay_seconds, std::function<bool()> only_while)
+    : watchdog_(
+          [this, message = std::move(message), delay_seconds, only_while = std::move(only_while)] {
+            std::unique_lock<std::mutex> lock(mutex_);
+            if (finished_.wait_for(lock, std::chrono::duration<double>(delay_seconds),
+                                   [this] { return done_; }))
+              return;
+            while (only_while && !only_while())
+              if (finished_.wait_for(lock, std::chrono::milliseconds(50), [this] { return done_; }))
+                return;
+            note(message);
+          }) {}
 
 SlowNotice::~SlowNotice() {
   {
@@ -225,6 +230,10 @@ SlowNotice::~SlowNotice() {
   }
   finished_.notify_one();
   watchdog_.join();
+}
+
+bool compiling() {
+  return programs_compiling() > 0;
 }
 
 std::string build_notice(const std::string& kernel, const DeviceLimits& device) {

@@ -79,11 +79,14 @@ void write_output(const std::string& flag, const std::string& path, const std::s
 std::string kernel_that_runs(Context& context, const std::string& kernel,
                              const GemmProblem& problem, Precision precision);
 
-// While it lives, prints `message` with note() once, if it lives longer than `delay_seconds`:
-// around calls that are usually quick but sometimes not, such as a kernel's first build.
+// While it lives, prints `message` with note() once, if it lives longer than `delay_seconds`
+// and, when `only_while` is given, at a moment after that when only_while() holds (checked
+// every 50 ms): around calls that are usually quick but sometimes not, such as a kernel's
+// first build.
 class SlowNotice {
  public:
-  explicit SlowNotice(std::string message, double delay_seconds = 1.0);
+  explicit SlowNotice(std::string message, double delay_seconds = 1.0,
+                      std::function<bool()> only_while = {});
   ~SlowNotice();
   SlowNotice(const SlowNotice&) = delete;
   SlowNotice& operator=(const SlowNotice&) = delete;
@@ -95,8 +98,11 @@ class SlowNotice {
   std::thread watchdog_;
 };
 
-// The SlowNotice message for the first call of `kernel` on `device`, which builds it:
-// compiling it there (once: the binary is cached on disk), or loading it from the cache.
+// The SlowNotice message for the first call of `kernel` on `device`, said only while a
+// program compiles from source (compiling() is its only_while): a first call that loads its
+// program from the disk cache and is slow for other reasons (uploads, the verification) says
+// nothing.
 std::string build_notice(const std::string& kernel, const DeviceLimits& device);
+bool compiling();
 
 }  // namespace clgemm::cli

@@ -95,9 +95,11 @@ KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
         " timed runs" +
         (args.verify ? ", the first call verified against the double reference" : ""));
   std::vector<float> c = c_initial;
-  const clgemm::cli::SlowNotice notice(clgemm::cli::build_notice(
-      clgemm::cli::kernel_that_runs(context, kernel, problem, settings.precision),
-      context.device()));
+  const clgemm::cli::SlowNotice notice(
+      clgemm::cli::build_notice(
+          clgemm::cli::kernel_that_runs(context, kernel, problem, settings.precision),
+          context.device()),
+      1.0, clgemm::cli::compiling);
   return clgemm::measure_gemm(context, problem, a.data(), b.data(), c.data(), settings, policy,
                               args.verify);
 }

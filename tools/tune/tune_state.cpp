@@ -10,6 +10,7 @@
 
 #include "clgemm/errors.hpp"
 #include "support/files.hpp"
+#include "support/json_text.hpp"
 
 namespace clgemm::tune {
 namespace fs = std::filesystem;
@@ -136,6 +137,7 @@ void TuneState::save(const std::vector<std::string>& restart_classes) const {
     TuneState merged = *this;
     nlohmann::json file;
     try {
+      if (current && !json_text_problem(*current).empty()) return state_text(*this);
       if (current) file = nlohmann::json::parse(*current);
       if (!current || mismatch(file, *this)) return state_text(merged);
       for (const auto& c : file.at("classes")) {
@@ -170,6 +172,9 @@ TuneState TuneState::open(const std::string& path, bool resume, const DeviceLimi
   const auto text = read_regular_file(path);
   if (!text) return state;
   try {
+    // Checked before the tree is built: parsing and destroying a tree recurse per level.
+    if (const auto problem = json_text_problem(*text); !problem.empty())
+      throw std::invalid_argument(problem);
     const auto j = nlohmann::json::parse(*text);
     if (const char* field = mismatch(j, state))
       throw Error(ErrorCode::InvalidArgument, "the state file '" + path + "' is for " + field +
