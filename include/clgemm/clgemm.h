@@ -64,7 +64,7 @@ typedef enum clgemm_status {
   CLGEMM_UNSUPPORTED_PRECISION = 34, /* the chosen kernel cannot compute that precision */
   CLGEMM_FILE_ERROR = 35,            /* a file clgemm reads or writes cannot be used */
   CLGEMM_INVALID_BATCH = 36,         /* a negative batch count, or one above 2^31 - 1 */
-  CLGEMM_INVALID_STRIDE_A = 37,      /* negative */
+  CLGEMM_INVALID_STRIDE_A = 37,      /* negative, or the last product lies beyond 2^64 bytes */
   CLGEMM_INVALID_STRIDE_B = 38,
   CLGEMM_INVALID_STRIDE_C = 39,  /* negative, or two products would write the same element */
   CLGEMM_OVERLAPPING_C = 40,     /* two table entries write the same element of C, or C shares

@@ -292,7 +292,7 @@ TEST(Batched, BadArgumentsLeaveCUntouched) {
        ErrorCode::InvalidArgument, Argument::Products},
       {"stride overflowing 64 bits",
        [](GemmProblem& p) { p.stride_b = std::numeric_limits<std::int64_t>::max(); },
-       ErrorCode::InvalidSize, Argument::B},
+       ErrorCode::InvalidSize, Argument::StrideB},  // the stride is at fault, not B
   };
   for (const Case& test : cases) {
     GemmProblem p = good;
