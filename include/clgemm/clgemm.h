@@ -64,7 +64,7 @@ typedef enum clgemm_status {
   CLGEMM_UNSUPPORTED_PRECISION = 34, /* the chosen kernel cannot compute that precision */
   CLGEMM_FILE_ERROR = 35,            /* a file clgemm reads or writes cannot be used */
   CLGEMM_INVALID_BATCH = 36,         /* a negative batch count, or one above 2^31 - 1 */
-  CLGEMM_INVALID_STRIDE_A = 37,      /* negative */
+  CLGEMM_INVALID_STRIDE_A = 37,      /* negative, or the last product lies beyond 2^64 bytes */
   CLGEMM_INVALID_STRIDE_B = 38,
   CLGEMM_INVALID_STRIDE_C = 39,  /* negative, or two products would write the same element */
   CLGEMM_OVERLAPPING_C = 40,     /* two table entries write the same element of C, or C shares
@@ -132,7 +132,8 @@ CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int t
 /* The same on cl_mem buffers of this context, enqueued on `queue` (of this context and device)
  * without waiting. Offsets count elements from each buffer's start. `event`, when not NULL,
  * receives the event of the call's last launch (the caller releases it), complete once C holds
- * the result, or NULL on failure. */
+ * the result, or NULL on failure. C must share no element with A or B on one memory object
+ * (sub-buffers are compared in their parent): CLGEMM_OVERLAPPING_C otherwise. */
 CLGEMM_API clgemm_status clgemm_sgemm_buffers(clgemm_context* context, int layout, int trans_a,
                                               int trans_b, int64_t m, int64_t n, int64_t k,
                                               float alpha, cl_mem a, size_t a_offset, int64_t lda,
@@ -195,7 +196,7 @@ CLGEMM_API clgemm_status clgemm_sgemm_strided_batched_buffers(
     int64_t ldc, int64_t stride_c, int64_t batch, const clgemm_epilogue* epilogue,
     cl_command_queue queue, cl_event* event, const char* kernel);
 /* `batch` products, product p with the offsets, alpha and beta of products[p] (CLBlast's
- * GemmBatched). The C ranges of the entries must not overlap. On host arrays, blocking. */
+ * GemmBatched). No two entries' C may share an element. On host arrays, blocking. */
 CLGEMM_API clgemm_status clgemm_sgemm_batched(clgemm_context* context, int layout, int trans_a,
                                               int trans_b, int64_t m, int64_t n, int64_t k,
                                               const float* a, int64_t lda, const float* b,
@@ -204,7 +205,9 @@ CLGEMM_API clgemm_status clgemm_sgemm_batched(clgemm_context* context, int layou
                                               const clgemm_epilogue* epilogue, const char* kernel);
 /* The same on cl_mem buffers: the table is `products` on the host, or `products_buffer` (a
  * cl_mem of the context holding entries from entry `products_offset` on; the other NULL),
- * which is read back once, after the queue's earlier work, to be validated. */
+ * which is read back once, after the queue's earlier work, to be validated: with
+ * `products_buffer` the call BLOCKS until everything enqueued before it on `queue` has run
+ * (with `products` on the host it returns at once, like the other _buffers calls). */
 CLGEMM_API clgemm_status clgemm_sgemm_batched_buffers(
     clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
     cl_mem a, int64_t lda, cl_mem b, int64_t ldb, cl_mem c, int64_t ldc,

@@ -52,7 +52,9 @@ static_assert(sizeof(BatchProduct) == 32, "BatchProduct must match the kernels' 
 
 // Where a batch's product table is: `batch` entries from a host array, or from a cl_mem of
 // the context starting `offset` entries in (the other stays null). A table in a cl_mem is
-// read back once per call, so its entries can be validated before anything is launched.
+// read back once per call, so its entries can be validated before anything is launched: that
+// read waits for the queue's earlier work and the wait list, so the buffer-path call with such
+// a table BLOCKS the caller until they have run (a host table, or strides, never block).
 struct CLGEMM_API ProductTable {
   const BatchProduct* host = nullptr;
   cl_mem buffer = nullptr;
@@ -128,12 +130,13 @@ struct CLGEMM_API GemmProblem {
   GemmProblem product(std::int64_t index) const;
 };
 
-// Throws Error(InvalidSize / InvalidLeadingDimension / InvalidArgument) naming the argument
-// and the limit: sizes, leading dimensions, the batch count, strides (C's products must not
-// overlap), a host product table's entries and the epilogue.
+// Throws Error(InvalidSize / InvalidLeadingDimension / InvalidArgument / OverlappingOutput)
+// naming the argument and the limit: sizes, leading dimensions, the batch count, strides (no
+// two products of C may share an element; interleaved ones that share none are accepted), a
+// host product table's entries and the epilogue.
 CLGEMM_API void validate_problem(const GemmProblem& problem);
 // Checks the entries of a product table (as validate_problem does for a host table): offsets
-// whose extents fit 64 bits, and C ranges that do not overlap.
+// whose extents fit 64 bits, and C's that share no element.
 CLGEMM_API void validate_products(const GemmProblem& problem, const BatchProduct* entries);
 
 // Throws Error(AllocationTooLarge) naming the matrix, its bytes and the device limit when the
@@ -247,8 +250,12 @@ class CLGEMM_API Context {
   // `wait_list`, and `event`, when given, receives the last launch's event (the caller releases
   // it), complete once C holds the result. The launches of one call are chained through
   // events, so an out-of-order queue runs them in order too. The buffers must hold
-  // problem.a_elements() etc. floats; offsets count from each buffer's start. Returns what
-  // was enqueued.
+  // problem.a_elements() etc. floats; offsets count from each buffer's start, and C must share
+  // no element with A, B or the bias on one memory object (sub-buffers are compared in their
+  // parent; Error(OverlappingOutput) otherwise). Returns what was enqueued. One exception to
+  // "without waiting": a product table in a cl_mem (problem.products.buffer) is read back,
+  // after the queue's earlier work and `wait_list`, to be validated, so that call blocks until
+  // they have run; give the table on the host to keep the call asynchronous.
   GemmRecord sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem c, cl_command_queue queue,
                    cl_event* event = nullptr, const RunSettings& settings = {},
                    const std::vector<cl_event>& wait_list = {});

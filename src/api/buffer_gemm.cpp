@@ -42,7 +42,10 @@ void check_buffer(cl_mem buffer, Argument which, std::size_t elements, cl_contex
                 std::string("buffer ") + name + " holds " + std::to_string(size) +
                     " bytes, but the problem reaches byte " +
                     std::to_string(elements * sizeof(float)) +
-                    " (offset plus lines times leading dimension)",
+                    (which == Argument::Bias
+                         ? " (bias_offset + (batch - 1) x bias_stride + the vector's length)"
+                         : " (offset + the last product's offset + (lines - 1) x leading "
+                           "dimension + line length)"),
                 which);
 }
 

@@ -73,6 +73,10 @@ constexpr StatusRow kStatusTable[] = {
     {ErrorCode::InvalidSize, Argument::Batch, CLGEMM_INVALID_BATCH, CLGEMM_INVALID_BATCH},
     {ErrorCode::InvalidArgument, Argument::StrideA, CLGEMM_INVALID_STRIDE_A,
      CLGEMM_INVALID_STRIDE_A},
+    // A stride that carries the last product beyond 64 bits of bytes, on either path.
+    {ErrorCode::InvalidSize, Argument::StrideA, CLGEMM_INVALID_STRIDE_A, CLGEMM_INVALID_STRIDE_A},
+    {ErrorCode::InvalidSize, Argument::StrideB, CLGEMM_INVALID_STRIDE_B, CLGEMM_INVALID_STRIDE_B},
+    {ErrorCode::InvalidSize, Argument::StrideC, CLGEMM_INVALID_STRIDE_C, CLGEMM_INVALID_STRIDE_C},
     {ErrorCode::InvalidArgument, Argument::StrideB, CLGEMM_INVALID_STRIDE_B,
      CLGEMM_INVALID_STRIDE_B},
     {ErrorCode::InvalidArgument, Argument::StrideC, CLGEMM_INVALID_STRIDE_C,

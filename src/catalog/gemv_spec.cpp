@@ -37,6 +37,13 @@ bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t
          k >= 256;
 }
 
+bool is_long_operand_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows) {
+  const Sides c = sides(m, n);
+  return c.short_side >= 1 && c.short_side <= max_rows && k >= 1 &&
+         c.long_side >= std::max<std::int64_t>(256, 8 * c.short_side) &&
+         double(c.long_side) * double(k) >= double(kGemvStreamedFloats);
+}
+
 KernelSpec gemv_spec() {
   KernelSpec s;
   s.description = {

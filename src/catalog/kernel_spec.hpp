@@ -89,6 +89,12 @@ KernelSpec gemv_spec();
 // tuning class "gemv" is this regime on GPUs.
 constexpr std::int64_t kGemvRowsOnGpus = 8;
 bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows);
+// The same short and long sides with any K, where the long operand (long side x K) holds at
+// least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work
+// even when K is short. CPUs run gemv there too (kernel_choice.cpp); the tuning class is
+// unchanged.
+constexpr std::int64_t kGemvStreamedFloats = std::int64_t(1) << 20;
+bool is_long_operand_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows);
 
 // Small helpers the builders share.
 inline long opt(const KernelOptions& o, const char* name) {

@@ -54,7 +54,10 @@ detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
     prepared.precision_path = prepared.spec->description.needs_wgmma ? "tensor cores (wgmma)"
                               : prepared.spec->description.needs_tensor_cores
                                   ? "tensor cores (mma.sync)"
-                                  : "portable (operands rounded to TF32, FMA products)";
+                              : settings.precision == Precision::TF32
+                                  ? "portable (operands rounded to TF32, FMA products)"
+                                  : "portable (operands split into TF32 high and low parts, three "
+                                    "FMA products)";
   const auto& source = this->source(prepared.spec->description.file);
   DeviceLimits limits = selected.limits;
   // Host parameters (SPLIT_K, ...) do not change the build, so they do not pin its tiles.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <string>
+#include <tuple>
 
 #include "clgemm/errors.hpp"
 #include "clgemm/gemm.hpp"
@@ -223,6 +224,23 @@ void validate_problem(const GemmProblem& p) {
   }
   detail::validate_batch(p);
   detail::validate_epilogue(p);
+  // A batch whose one product fits but whose last does not: the stride is at fault (no array
+  // or buffer could be too small for it).
+  for (auto [which, stride_argument, offset, stride, extent, count] :
+       {std::tuple{Argument::A, Argument::StrideA, p.a_offset, p.stride_a, p.a_extent(),
+                   p.a_elements()},
+        std::tuple{Argument::B, Argument::StrideB, p.b_offset, p.stride_b, p.b_extent(),
+                   p.b_elements()},
+        std::tuple{Argument::C, Argument::StrideC, p.c_offset, p.stride_c, p.c_extent(),
+                   p.c_elements()}})
+    if (count == SIZE_MAX && p.batch > 1 && !p.products.given() &&
+        end_of(offset, extent) != SIZE_MAX)
+      throw Error(ErrorCode::InvalidSize,
+                  std::string(argument_name(stride_argument)) + " = " + std::to_string(stride) +
+                      ": matrix " + argument_name(which) +
+                      "'s last product (offset + (batch - 1) x stride + extent) in bytes "
+                      "overflows 64 bits",
+                  stride_argument);
   for (auto [which, count] : {std::pair{Argument::A, p.a_elements()},
                               {Argument::B, p.b_elements()},
                               {Argument::C, p.c_elements()}})

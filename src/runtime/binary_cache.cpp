@@ -2,6 +2,7 @@
 // lines (format tag, full key, byte count, checksum of key and bytes), then the binary itself.
 #include "runtime/binary_cache.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -39,8 +40,7 @@ std::string checksum(const std::string& key, const std::string& bytes) {
 }  // namespace
 
 std::string binary_cache_directory() {
-  if (const char* dir = std::getenv("CLGEMM_CACHE_DIR"); dir && *dir)
-    return std::string(dir) == "off" ? std::string() : std::string(dir);
+  if (const auto setting = cache_directory_setting()) return *setting;
   return per_user_directory("XDG_CACHE_HOME", ".cache");
 }
 
@@ -105,10 +105,28 @@ std::optional<std::vector<unsigned char>> BinaryCache::load(const std::string& k
 
 void BinaryCache::store(const std::string& key, const std::vector<unsigned char>& binary) const {
   if (!enabled() || binary.empty() || binary.size() > kMaxBinaryBytes) return;
+  const std::string path = path_for(key);
   try {
-    write_file_atomically(path_for(key), format_entry(key, binary));
+    write_file_atomically(path, format_entry(key, binary));
   } catch (const Error&) {
-    // An unwritable or occupied cache only costs a rebuild next time.
+    // An unwritable or occupied cache only costs a rebuild next time. Something other than a
+    // regular file at the entry's path (a link, FIFO or directory someone put there) would
+    // cost it on every run, so it is said, once per process.
+    std::error_code error;
+    const auto status = fs::symlink_status(path, error);
+    if (!error && fs::exists(status) && !fs::is_regular_file(status)) {
+      static std::atomic<bool> said{false};
+      if (!said.exchange(true))
+        std::fprintf(stderr,
+                     "clgemm: the program cache entry '%s' is %s, not a regular file: the "
+                     "programs stored there are compiled on every run until it is removed "
+                     "(said once per process)\n",
+                     path.c_str(),
+                     fs::is_symlink(status)     ? "a symbolic link"
+                     : fs::is_directory(status) ? "a directory"
+                     : fs::is_fifo(status)      ? "a FIFO"
+                                                : "a special file");
+    }
   }
 }
 

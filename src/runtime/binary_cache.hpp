@@ -18,7 +18,8 @@ namespace clgemm::detail {
 
 // Where binaries are kept: $CLGEMM_CACHE_DIR, else $XDG_CACHE_HOME/clgemm, else
 // ~/.cache/clgemm (a private per-user directory without a home; see per_user_directory).
-// CLGEMM_CACHE_DIR=off disables the cache: returns "".
+// CLGEMM_CACHE_DIR=off (in any case) disables the cache: returns "". A relative directory is
+// made absolute when read (cache_directory_setting), once per Context.
 std::string binary_cache_directory();
 
 class BinaryCache {

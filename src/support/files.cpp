@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -215,6 +216,19 @@ void update_file_locked(
     if (errno != EINTR) fail(lock_path, "cannot be locked", errno);
   write_file_atomically(path, update(read_regular_file(path)));
   // The lock is released when the descriptor closes.
+} catch (...) {
+  rethrow_as_file_error();
+}
+
+std::optional<std::string> cache_directory_setting() try {
+  const char* value = std::getenv("CLGEMM_CACHE_DIR");
+  if (!value || !*value) return std::nullopt;
+  std::string word = value;
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (word == "off") return std::string();
+  std::error_code error;
+  const fs::path absolute = fs::absolute(value, error);
+  return error ? std::string(value) : absolute.lexically_normal().string();
 } catch (...) {
   rethrow_as_file_error();
 }

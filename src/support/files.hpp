@@ -33,6 +33,12 @@ void update_file_locked(
     const std::string& path,
     const std::function<std::string(const std::optional<std::string>&)>& update);
 
+// $CLGEMM_CACHE_DIR as clgemm reads it: nullopt when it is unset or empty (the per-user
+// directory applies), an empty string when it says off (in any case: off, OFF, Off), else the
+// directory made absolute against the working directory of this moment, so that a later
+// change of directory does not move the cache.
+std::optional<std::string> cache_directory_setting();
+
 // A per-user directory for clgemm's files of one kind: $<xdg_variable>/clgemm when that is
 // set, else <home>/<home_relative>/clgemm with the home from $HOME or, without it, the
 // password database, else a private /tmp/clgemm-<uid> (created with mode 0700; refused unless

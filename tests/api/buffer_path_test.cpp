@@ -245,5 +245,27 @@ TEST_F(BufferPath, OutputOverlappingAnInputIsRefused) {
   }
 }
 
+// A short bias buffer is described by the bias's own extent, not a matrix's lines and leading
+// dimension.
+TEST_F(BufferPath, ShortBiasBufferNamesTheBiasExtent) {
+  GemmProblem p = GemmProblem::packed_batch(4, 4, 4, 2, 1.0f, 0.0f);
+  std::vector<float> a = random_matrix(32, 1), b = random_matrix(32, 2), c(32, 0.0f);
+  std::vector<float> bias = random_matrix(5, 3);
+  p.epilogue.bias = Bias::PerColumn;
+  p.epilogue.bias_stride = 4;  // the batch reads 8 floats
+  p.epilogue.bias_buffer = buffer(bias);
+  try {
+    shared_context().sgemm(p, buffer(a), buffer(b), buffer(c), queue_);
+    ADD_FAILURE() << "a short bias buffer was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::BufferTooSmall);
+    EXPECT_EQ(e.argument(), Argument::Bias);
+    EXPECT_NE(std::string(e.what()).find("bias_offset + (batch - 1) x bias_stride"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(std::string(e.what()).find("leading dimension"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace clgemm::testing

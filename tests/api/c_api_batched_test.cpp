@@ -218,4 +218,17 @@ TEST(CApiBatched, InterleavedCProductsAreAccepted) {
   EXPECT_TRUE(clgemm::verify_gemm(p, a.data(), b.data(), before.data(), c.data()).passed);
 }
 
+// A stride that carries the last product beyond 2^64 bytes is the stride's fault on the host
+// path too, where there is no buffer to be too small (it was CLGEMM_BUFFER_A_TOO_SMALL).
+TEST(CApiBatched, HugeStrideIsTheStridesFault) {
+  StridedCall call;
+  call.stride_a = std::numeric_limits<int64_t>::max();
+  const auto before = call.c;
+  EXPECT_EQ(call.run(), CLGEMM_INVALID_STRIDE_A) << clgemm_last_error_message();
+  EXPECT_NE(std::string(clgemm_last_error_message()).find("stride_a = 9223372036854775807"),
+            std::string::npos)
+      << clgemm_last_error_message();
+  EXPECT_EQ(call.c, before);
+}
+
 }  // namespace

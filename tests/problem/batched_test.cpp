@@ -4,11 +4,14 @@
 // over NaN C), tables in a cl_mem, batches larger than one launch holds, and every bad
 // argument with C left as it was.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <thread>
 
 #include "test_support.hpp"
 
@@ -253,6 +256,56 @@ TEST(Batched, BufferPathWithStridesAndTable) {
   clReleaseCommandQueue(queue);
 }
 
+// As the header says, a product table in a cl_mem makes the buffer-path call block until the
+// queue's earlier work and the wait list have run (the table is read back to be validated); a
+// host table keeps the call asynchronous. Shown with a user event that holds the wait list.
+TEST(Batched, TableInABufferBlocksUntilTheWaitListHasRun) {
+  const GemmProblem base = GemmProblem::packed(6, 5, 4, 1.0f, 0.0f);
+  const std::vector<BatchProduct> table = {{0, 0, 0, 1.0f, 0.0f}, {24, 20, 30, 1.0f, 0.0f}};
+  const auto a = random_matrix(48, 1), b = random_matrix(40, 2);
+  std::vector<float> c(60, 0.0f);
+  const cl_context context = shared_context().opencl_context();
+  cl_int status = CL_SUCCESS;
+  cl_command_queue queue =
+      clCreateCommandQueue(context, shared_context().opencl_device(), 0, &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  auto buffer = [&](const void* data, std::size_t bytes) {
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,
+                              const_cast<void*>(data), &status);
+    EXPECT_EQ(status, CL_SUCCESS);
+    return m;
+  };
+  cl_mem a_mem = buffer(a.data(), a.size() * 4), b_mem = buffer(b.data(), b.size() * 4);
+  cl_mem c_mem = buffer(c.data(), c.size() * 4);
+  cl_mem table_mem = buffer(table.data(), table.size() * sizeof(BatchProduct));
+  RunSettings settings;
+  settings.kernel = "tile";
+  for (const bool in_buffer : {false, true}) {
+    GemmProblem p = base;
+    p.batch = 2;
+    p.products =
+        in_buffer ? ProductTable{nullptr, table_mem, 0} : ProductTable{table.data(), nullptr, 0};
+    cl_event gate = clCreateUserEvent(context, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    std::atomic<bool> returned{false};
+    std::thread caller([&] {
+      shared_context().sgemm(p, a_mem, b_mem, c_mem, queue, nullptr, settings, {gate});
+      returned = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(returned.load(), !in_buffer)
+        << (in_buffer ? "a table in a cl_mem returned before its wait list ran"
+                      : "a host table blocked on the wait list");
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    caller.join();
+    EXPECT_TRUE(returned.load());
+    clFinish(queue);
+    clReleaseEvent(gate);
+  }
+  for (cl_mem m : {a_mem, b_mem, c_mem, table_mem}) clReleaseMemObject(m);
+  clReleaseCommandQueue(queue);
+}
+
 // Each bad batch argument: an Error with its code and argument, C unchanged.
 TEST(Batched, BadArgumentsLeaveCUntouched) {
   const GemmProblem good = strided(5, 6, 7, 3);
@@ -292,7 +345,7 @@ TEST(Batched, BadArgumentsLeaveCUntouched) {
        ErrorCode::InvalidArgument, Argument::Products},
       {"stride overflowing 64 bits",
        [](GemmProblem& p) { p.stride_b = std::numeric_limits<std::int64_t>::max(); },
-       ErrorCode::InvalidSize, Argument::B},
+       ErrorCode::InvalidSize, Argument::StrideB},  // the stride is at fault, not B
   };
   for (const Case& test : cases) {
     GemmProblem p = good;

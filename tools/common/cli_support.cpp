@@ -237,8 +237,8 @@ bool compiling() {
 }
 
 std::string build_notice(const std::string& kernel, const DeviceLimits& device) {
-  const char* cache = std::getenv("CLGEMM_CACHE_DIR");
-  const bool cache_off = cache && std::string(cache) == "off";
+  const auto cache = cache_directory_setting();
+  const bool cache_off = cache && cache->empty();
   return "building kernel '" + kernel + "' for '" + device.name + "' on its first call ... (" +
          (cache_off ? "compiled each time: the disk cache is off, CLGEMM_CACHE_DIR=off"
                     : "compiled once, then cached on disk for next time") +

@@ -194,8 +194,8 @@ TuneState TuneState::open(const std::string& path, bool resume, const DeviceLimi
 
 std::string default_state_path(const DeviceLimits& device, const std::string& kernel) {
   std::string base;
-  if (const char* dir = std::getenv("CLGEMM_CACHE_DIR"); dir && *dir && std::string(dir) != "off")
-    base = dir;
+  if (const auto setting = cache_directory_setting(); setting && !setting->empty())
+    base = *setting;
   else
     base = per_user_directory("XDG_CACHE_HOME", ".cache");
   if (base.empty())

@@ -53,7 +53,8 @@ struct TuneState {
                         const std::string& kernel);
 };
 
-// $CLGEMM_CACHE_DIR (unless "off"), else clgemm::per_user_directory("XDG_CACHE_HOME",
+// $CLGEMM_CACHE_DIR (made absolute; unless "off" in any case), else
+// clgemm::per_user_directory("XDG_CACHE_HOME",
 // ".cache") ($XDG_CACHE_HOME/clgemm, ~/.cache/clgemm, a private /tmp/clgemm-<uid>), then
 // tune/<device>-<kernel>.json with the device name reduced to [A-Za-z0-9._-]. Throws
 // Error(FileError) when there is no such directory.
