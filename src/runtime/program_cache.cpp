@@ -108,7 +108,11 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(
       built->from_disk_cache = true;
     }
   }
+  // A compile from source counts (programs_compiling()) until the kernel's first queries
+  // return: some drivers (PoCL) finish compiling there, not in clBuildProgram.
+  std::optional<CompileInProgress> compiling;
   if (!built->from_disk_cache) {
+    compiling.emplace();
     built->program = compile(kernel_name, source, options, rewrite);
     const auto binaries = built->program.getInfo<CL_PROGRAM_BINARIES>();
     if (!binaries.empty()) disk_.store(disk_key, binaries.front());
@@ -128,6 +132,7 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(
     throw BuildError(kernel_name, device_name_, options,
                      "the program built, but defines no __kernel '" + entry_point + "'");
   }
+  compiling.reset();
   built->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   programs_.emplace(key, built);
@@ -136,7 +141,6 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(
 
 cl::Program ProgramCache::compile(const std::string& kernel_name, const std::string& source,
                                   const std::string& options, PtxRewrite rewrite) {
-  const CompileInProgress counted;
   cl::Program program(context_, source);
   try {
     program.build({device_}, options.c_str());
