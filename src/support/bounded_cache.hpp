@@ -36,11 +36,6 @@ class BoundedCache {
     entries_.insert_or_assign(std::move(key), std::move(value));
   }
 
-  std::size_t size() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return entries_.size();
-  }
-
  private:
   mutable std::mutex mutex_;
   std::size_t capacity_;
@@ -60,7 +55,6 @@ class CacheKey {
     bytes_ += value;
     return *this;
   }
-  const std::string& bytes() const { return bytes_; }
   std::string take() { return std::move(bytes_); }
 
  private:
