@@ -27,7 +27,7 @@ struct Shape {
   std::int64_t m, n, k;
   bool also_transposed;
 };
-const Shape kShapes[] = {{17, 33, 9, true}, {65, 7, 130, false}};
+const Shape kShapes[] = {{17, 33, 9, true}, {65, 7, 42, false}};
 
 // A row-major problem with padded leading dimensions, offsets, and alpha, beta != 1, 0. The
 // offsets are multiples of 8 floats so that aligned vector loads stay possible.
@@ -181,7 +181,7 @@ class UnderOclgrind : public ::testing::TestWithParam<Run> {
   }
 
   // blocked's multi-launch calls: aligned copies of A and B (lda, ldb not multiples of VEC),
-  // the split-K partial products (3 slices of K = 130) and their reduction into C.
+  // the split-K partial products (3 slices of K = 42) and their reduction into C.
   void run_multi_launch(KernelOptions overrides) {
     if (GetParam().kernel != "blocked") return;
     overrides["SPLIT_K"] = 3;
