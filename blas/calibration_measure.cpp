@@ -114,7 +114,7 @@ Calibration measure_calibration(Context& context, const CpuBlas& cpu, Precision 
                      call.transfer_bytes() / figures.link_bytes_per_second,
                  0.1 * seconds);
     figures.device.points.emplace_back(size, call.flops() / kernel_seconds);
-    if (seconds > kLongestCall || device_spent > 0.8 || seconds_since(start) > 1.5) break;
+    if (seconds > kLongestCall || device_spent > 0.8 || seconds_since(start) > 1.2) break;
   }
 
   double cpu_spent = 0;
@@ -125,7 +125,7 @@ Calibration measure_calibration(Context& context, const CpuBlas& cpu, Precision 
     const double seconds = shortest_time([&] { run_cpu_blas(cpu, call); }, 3, 0.05);
     cpu_spent += seconds_since(begin);
     figures.cpu.points.emplace_back(size, call.flops() / std::max(seconds, 1e-9));
-    if (seconds > kLongestCall || cpu_spent > 0.4) break;
+    if (seconds > kLongestCall || cpu_spent > 0.4 || seconds_since(start) > 2.0) break;
   }
   figures.seconds_taken = seconds_since(start);
   return figures;
