@@ -18,6 +18,8 @@ packages=(
   clang libclang-rt-14-dev   # the sanitized build: sanitizer runtimes and libFuzzer (tools/ci/fuzz.sh)
   python3-matplotlib         # tools/bench/plot_bench.py, the bench's chart (ctest cli.bench_chart)
   python3-dev python3-venv   # the Python package: `pip install .` in .venv (docs/PYTHON.md)
+  gfortran python3-numpy     # libclgemm_blas's tests: a Fortran program on sgemm_, NumPy preloaded
+  libscalapack-openmpi-dev libopenmpi-dev openmpi-bin  # libclgemm_blas's test of ScaLAPACK's PSGEMM on 4 MPI ranks
 )
 
 missing=()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that every C and C++ source of the repository (src/, include/, tests/, tools/,
+# Checks that every C and C++ source of the repository (src/, include/, blas/, tests/, tools/,
 # examples/, python/src/) is formatted as .clang-format says, without changing any file.
 # Prints the offending files and exits 1 when one deviates; reformat them with
 #   tools/ci/check_format.sh --fix

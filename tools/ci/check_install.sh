@@ -3,7 +3,8 @@
 # temporary prefix, moves that prefix elsewhere (so nothing may depend on where it was
 # installed), then builds and runs the two example consumers against it, the C++ one through
 # find_package(clgemm) and the C one through pkg-config (with CMake and with a bare cc), and
-# runs the installed clgemm-run. CLGEMM_KERNEL_DIR and LD_LIBRARY_PATH are unset throughout.
+# runs the installed clgemm-run, and links a CBLAS program to the drop-in BLAS libclgemm_blas
+# through pkg-config clgemm_blas, ahead of OpenBLAS. CLGEMM_KERNEL_DIR and LD_LIBRARY_PATH are unset throughout.
 # Any failure stops the script with a message and a non-zero exit status.
 # Usage: tools/ci/check_install.sh [build directory, default build]
 set -euo pipefail
@@ -31,7 +32,8 @@ prefix=$work/prefix
 pc=$(find "$prefix" -name clgemm.pc -path '*/pkgconfig/*')
 config=$(find "$prefix" -name clgemmConfig.cmake)
 libdir=$(dirname "$(dirname "$pc")")
-for f in "$libdir/libclgemm.so" "$prefix/include/clgemm/clgemm.h" \
+for f in "$libdir/libclgemm.so" "$libdir/libclgemm_blas.so" "$libdir/pkgconfig/clgemm_blas.pc" \
+  "$prefix/include/clgemm/clgemm.h" \
   "$prefix/include/clgemm/clgemm.hpp" "$prefix/share/clgemm/kernels/tile.cl" \
   "$(dirname "$config")/clgemmConfigVersion.cmake" "$prefix/bin/clgemm-run"; do
   [ -e "$f" ] || { echo "check_install: missing from the installation: $f" >&2; exit 1; }
@@ -58,5 +60,15 @@ step "C consumer: bare cc -std=c99 with pkg-config --cflags --libs clgemm"
 cc -std=c99 -Wall -Wextra -o "$work/consumer-c-cc" "$root/examples/consumer-c/main.c" \
   $(pkg-config --cflags --libs clgemm) -Wl,-rpath,"$(pkg-config --variable=libdir clgemm)" -lm
 "$work/consumer-c-cc" >/dev/null
+
+step "drop-in BLAS: cc with pkg-config --libs clgemm_blas ahead of OpenBLAS, on the device"
+# shellcheck disable=SC2046  # the flags are meant to split into words
+cc -std=c99 -o "$work/blas-cc" -I"$root/tests" "$root/tests/blas/cblas_program.c" \
+  $(pkg-config --libs clgemm_blas) -Wl,-rpath,"$(pkg-config --variable=libdir clgemm_blas)" \
+  -lopenblas -lm
+CLGEMM_BLAS_MODE=device CLGEMM_BLAS_TRACE=1 "$work/blas-cc" >"$work/blas.log" 2>&1 ||
+  { cat "$work/blas.log" >&2; exit 1; }
+grep -q "cblas_sgemm .*: device" "$work/blas.log" ||
+  { cat "$work/blas.log" >&2; echo "check_install: the installed libclgemm_blas did not run on the device" >&2; exit 1; }
 
 step "OK"
