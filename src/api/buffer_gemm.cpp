@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "api/error_boundary.hpp"
 #include "clgemm/errors.hpp"
 #include "launch/context_state.hpp"
 #include "problem/overlap.hpp"
+#include "support/error_boundary.hpp"
 
 namespace clgemm {
 namespace {

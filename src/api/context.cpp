@@ -6,10 +6,10 @@
 // enqueues them.
 #include <algorithm>
 
-#include "api/error_boundary.hpp"
 #include "clgemm/errors.hpp"
 #include "launch/context_state.hpp"
-#include "launch/launch_order.hpp"
+#include "runtime/launch_order.hpp"
+#include "support/error_boundary.hpp"
 
 namespace clgemm {
 

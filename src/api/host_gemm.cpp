@@ -10,9 +10,9 @@
 #include <tuple>
 #include <vector>
 
-#include "api/error_boundary.hpp"
 #include "clgemm/errors.hpp"
 #include "launch/context_state.hpp"
+#include "support/error_boundary.hpp"
 
 namespace clgemm {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <tuple>
 
-#include "api/error_boundary.hpp"
 #include "clgemm/errors.hpp"
-#include "runtime/opencl.hpp"
+#include "support/error_boundary.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm {
 namespace {

@@ -3,9 +3,9 @@
 // validate and format kernel options and evaluate the traffic model.
 #include <algorithm>
 
-#include "api/error_boundary.hpp"
 #include "catalog/kernel_spec.hpp"
 #include "clgemm/errors.hpp"
+#include "support/error_boundary.hpp"
 
 namespace clgemm::detail {
 

@@ -5,9 +5,9 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "api/error_boundary.hpp"
 #include "clgemm/errors.hpp"
 #include "clgemm/kernels.hpp"
+#include "support/error_boundary.hpp"
 
 namespace clgemm {
 namespace {

@@ -6,14 +6,14 @@
 #include <cstdio>
 #include <optional>
 
-#include "api/error_boundary.hpp"
 #include "catalog/kernel_spec.hpp"
-#include "choice/device_fill.hpp"
 #include "clgemm/errors.hpp"
 #include "clgemm/tuning.hpp"
-#include "launch/workspace.hpp"
+#include "plan/device_fill.hpp"
 #include "plan/kernel_call.hpp"
 #include "plan/operand_packing.hpp"
+#include "plan/workspace_limit.hpp"
+#include "support/error_boundary.hpp"
 
 namespace clgemm {
 namespace {

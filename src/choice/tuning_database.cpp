@@ -11,12 +11,12 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "api/error_boundary.hpp"
 #include "catalog/kernel_spec.hpp"
 #include "clgemm/errors.hpp"
 #include "clgemm/tuning.hpp"
 #include "plan/kernel_call.hpp"
 #include "runtime/kernel_source.hpp"
+#include "support/error_boundary.hpp"
 #include "support/files.hpp"
 #include "support/json_text.hpp"
 

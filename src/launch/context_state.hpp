@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "catalog/build_options.hpp"
 #include "catalog/kernel_spec.hpp"
 #include "clgemm/gemm.hpp"
 #include "clgemm/tuning.hpp"
+#include "launch/build_options.hpp"
 #include "launch/kernel_launch.hpp"
 #include "launch/workspace.hpp"
 #include "plan/aligned_copy.hpp"

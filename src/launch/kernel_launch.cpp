@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "clgemm/errors.hpp"
-#include "launch/launch_order.hpp"
+#include "runtime/launch_order.hpp"
 
 namespace clgemm::detail {
 

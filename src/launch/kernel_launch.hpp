@@ -11,8 +11,8 @@
 
 #include "catalog/kernel_spec.hpp"
 #include "plan/kernel_call.hpp"
-#include "runtime/opencl.hpp"
 #include "runtime/program_cache.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm::detail {
 

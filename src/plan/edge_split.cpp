@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "choice/device_fill.hpp"
+#include "plan/device_fill.hpp"
 
 namespace clgemm::detail {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "clgemm/gemm.hpp"
-#include "runtime/opencl.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm::detail {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "launch/workspace.hpp"
+#include "plan/workspace_limit.hpp"
 
 namespace clgemm::detail {
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "api/error_boundary.hpp"
 #include "clgemm/errors.hpp"
+#include "support/error_boundary.hpp"
 
 namespace clgemm {
 namespace {

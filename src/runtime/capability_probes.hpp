@@ -6,7 +6,7 @@
 #include <string>
 
 #include "clgemm/device.hpp"
-#include "runtime/opencl.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm::detail {
 

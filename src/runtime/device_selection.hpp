@@ -2,7 +2,7 @@
 #pragma once
 
 #include "clgemm/device.hpp"
-#include "runtime/opencl.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm::detail {
 

@@ -10,9 +10,9 @@
 #include <regex>
 #include <sstream>
 
-#include "api/error_boundary.hpp"
 #include "clgemm/errors.hpp"
 #include "clgemm/kernels.hpp"
+#include "support/error_boundary.hpp"
 #include "support/files.hpp"
 
 namespace clgemm::detail {

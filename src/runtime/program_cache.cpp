@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "clgemm/errors.hpp"
-#include "launch/launch_order.hpp"
+#include "runtime/launch_order.hpp"
 
 namespace clgemm {
 namespace {

@@ -14,10 +14,10 @@
 #include <tuple>
 
 #include "clgemm/device.hpp"
-#include "launch/kernel_pool.hpp"
 #include "runtime/binary_cache.hpp"
-#include "runtime/opencl.hpp"
+#include "runtime/kernel_pool.hpp"
 #include "runtime/ptx_rewrite.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm::detail {
 

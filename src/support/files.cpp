@@ -27,7 +27,7 @@ namespace clgemm {
 namespace {
 
 // The file functions' error boundary: what the file system or the allocator throws becomes a
-// clgemm::Error naming the failure (the library's own boundary, api/error_boundary.hpp, does
+// clgemm::Error naming the failure (the library's own boundary, support/error_boundary.hpp, does
 // the rest where a public call ends).
 [[noreturn]] void rethrow_as_file_error() {
   try {

@@ -437,7 +437,7 @@ TEST(Fault, OneContextFromSeveralThreads) {
 
 // Two launches of one kernel build in flight at once, a narrow long one and a wide short one,
 // each on a queue of its own: PoCL 5.0 aborted the process when the second finished (see
-// src/launch/launch_order.hpp). Both results must be right, on every implementation.
+// src/runtime/launch_order.hpp). Both results must be right, on every implementation.
 TEST(Fault, OneKernelInFlightWithTwoGridWidths) {
   Context& context = shared_context();
   cl_int status = CL_SUCCESS;

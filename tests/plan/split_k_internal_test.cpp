@@ -2,9 +2,9 @@
 // and the aligned-copy decision (choose_copies), on the H200's numbers and edge cases.
 #include <gtest/gtest.h>
 
-#include "launch/workspace.hpp"
 #include "plan/aligned_copy.hpp"
 #include "plan/split_k.hpp"
+#include "plan/workspace_limit.hpp"
 
 namespace clgemm::detail {
 namespace {

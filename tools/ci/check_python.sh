@@ -6,18 +6,10 @@
 # Any failure stops the script with a message and a non-zero exit status.
 # Usage: tools/ci/check_python.sh [pytest arguments]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-root=$(pwd)
-python=$root/.venv/bin/python
-[ -x "$python" ] || { echo "check_python: no .venv/: run tools/bootstrap.sh first" >&2; exit 1; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/clgemm-check-python.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-trap 'echo "check_python: FAILED (line $LINENO: $BASH_COMMAND)" >&2' ERR
-unset CLGEMM_KERNEL_DIR
+check=check_python
+source "$(dirname "$0")/python_checks_common.sh"
 
 echo "check_python: pip install . (build directory build-py/)"
-export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 "$python" -m pip install "$root" >"$work/pip.log" 2>&1 ||
   { cat "$work/pip.log" >&2; echo "check_python: pip install . failed" >&2; exit 1; }
 

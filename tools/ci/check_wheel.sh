@@ -14,19 +14,11 @@
 # Any failure stops the script with a message and a non-zero exit status.
 # Usage: tools/ci/check_wheel.sh
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-root=$(pwd)
-python=$root/.venv/bin/python
-[ -x "$python" ] || { echo "check_wheel: no .venv/: run tools/bootstrap.sh first" >&2; exit 1; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/clgemm-check-wheel.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-trap 'echo "check_wheel: FAILED (line $LINENO: $BASH_COMMAND)" >&2' ERR
-unset CLGEMM_KERNEL_DIR
+check=check_wheel
+source "$(dirname "$0")/python_checks_common.sh"
 started=$SECONDS
 
 echo "check_wheel: pip wheel . (build directory build-py/)"
-export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 "$python" -m pip wheel "$root" -w "$work/wheelhouse" >"$work/pip-wheel.log" 2>&1 ||
   { cat "$work/pip-wheel.log" >&2; echo "check_wheel: pip wheel . failed" >&2; exit 1; }
 wheels=("$work"/wheelhouse/clgemm-*.whl)

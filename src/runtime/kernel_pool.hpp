@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/opencl.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm::detail {
 

@@ -1,5 +1,5 @@
 // Chaining the launches of one kernel build on PoCL 5.0 and 3.1 (see launch_order.hpp).
-#include "launch/launch_order.hpp"
+#include "runtime/launch_order.hpp"
 
 #include <map>
 #include <mutex>

@@ -1,5 +1,5 @@
 // Taking kernel objects from a program's pool and giving them back (see kernel_pool.hpp).
-#include "launch/kernel_pool.hpp"
+#include "runtime/kernel_pool.hpp"
 
 #include <utility>
 

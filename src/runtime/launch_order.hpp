@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "clgemm/device.hpp"
-#include "runtime/opencl.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm::detail {
 

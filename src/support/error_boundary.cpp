@@ -1,12 +1,12 @@
 // Turning whatever is being handled into a clgemm::Error (see error_boundary.hpp).
-#include "api/error_boundary.hpp"
+#include "support/error_boundary.hpp"
 
 #include <filesystem>
 #include <new>
 #include <string>
 
 #include "clgemm/errors.hpp"
-#include "runtime/opencl.hpp"
+#include "support/opencl.hpp"
 
 namespace clgemm::detail {
 

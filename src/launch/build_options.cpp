@@ -1,5 +1,5 @@
-// A kernel's build options for a call (catalog/build_options.hpp).
-#include "catalog/build_options.hpp"
+// A kernel's build options for a call (launch/build_options.hpp).
+#include "launch/build_options.hpp"
 
 namespace clgemm::detail {
 

@@ -1,5 +1,5 @@
 // How much of the device one launch keeps busy (device_fill.hpp).
-#include "choice/device_fill.hpp"
+#include "plan/device_fill.hpp"
 
 #include <algorithm>
 #include <cmath>
