@@ -127,7 +127,8 @@ void EnginePool::fit(EngineSet& set, const DeviceLayout& want, std::size_t chunk
     auto allocate = [&](std::vector<DeviceSlot>& ring, const SlotRing& shape) {
       ring.resize(shape.count);
       for (DeviceSlot& slot : ring) {
-        slot.buffer = cl::Buffer(context_, CL_MEM_READ_WRITE, std::max<std::size_t>(shape.bytes, 64));
+        slot.buffer =
+            cl::Buffer(context_, CL_MEM_READ_WRITE, std::max<std::size_t>(shape.bytes, 64));
         std::lock_guard<std::mutex> lock(mutex_);
         ++created_;
         ++engine_counters().buffers_created;
@@ -144,7 +145,8 @@ void EnginePool::fit(EngineSet& set, const DeviceLayout& want, std::size_t chunk
     for (auto* chunks : {&set.up, &set.down}) {
       chunks->resize(count);
       for (StagingChunk& chunk : *chunks) {
-        chunk.buffer = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, set.chunk_bytes);
+        chunk.buffer =
+            cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, set.chunk_bytes);
         chunk.mapped = static_cast<float*>(set.uploads.enqueueMapBuffer(
             chunk.buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, set.chunk_bytes));
         std::lock_guard<std::mutex> lock(mutex_);

@@ -35,10 +35,20 @@ std::optional<std::size_t> parse_byte_count(const std::string& text) {
   unsigned shift = 0;
   std::string digits = text;
   switch (text.back()) {
-    case 'K': case 'k': shift = 10; break;
-    case 'M': case 'm': shift = 20; break;
-    case 'G': case 'g': shift = 30; break;
-    default: break;
+    case 'K':
+    case 'k':
+      shift = 10;
+      break;
+    case 'M':
+    case 'm':
+      shift = 20;
+      break;
+    case 'G':
+    case 'g':
+      shift = 30;
+      break;
+    default:
+      break;
   }
   if (shift) digits.pop_back();
   const auto count = parse_count(digits, ~std::uint64_t(0) >> 1);
@@ -59,9 +69,9 @@ EngineSettings read_engine_settings(const DeviceLimits& device) {
     settings.limit_source = "CLGEMM_DEVICE_MEMORY_LIMIT = " + *limit;
   } else {
     settings.device_memory_limit = device.global_memory_bytes / 2;
-    settings.limit_source = "half of CL_DEVICE_GLOBAL_MEM_SIZE = " +
-                            std::to_string(device.global_memory_bytes) + " of device '" +
-                            device.name + "'; CLGEMM_DEVICE_MEMORY_LIMIT sets another";
+    settings.limit_source =
+        "half of CL_DEVICE_GLOBAL_MEM_SIZE = " + std::to_string(device.global_memory_bytes) +
+        " of device '" + device.name + "'; CLGEMM_DEVICE_MEMORY_LIMIT sets another";
   }
   const auto copy = variable("CLGEMM_HOST_COPY");
   settings.force_copy = copy && *copy == "1";

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <deque>
 #include <map>
-#include <string>
 #include <memory>
+#include <string>
 #include <tuple>
 
 #include "clgemm/errors.hpp"
@@ -48,8 +48,8 @@ std::size_t chunk_bytes_for(const detail::DeviceLayout& layout) {
 // The prepared launches of each kind of piece: pieces of the same shape and role share them.
 using PieceKind = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, bool, bool>;
 PieceKind kind_of(const Piece& piece) {
-  return {piece.rows, piece.columns, piece.depth, piece.products, piece.first_slab(),
-          piece.last_slab()};
+  return {piece.rows,     piece.columns,      piece.depth,
+          piece.products, piece.first_slab(), piece.last_slab()};
 }
 
 // A chunk of C on its way back: read into a staging chunk, to be copied into the caller's C.
@@ -94,7 +94,8 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
     auto& entry = kinds[kind_of(pieces[t])];
     if (!entry) {
       GemmProblem sub = piece_problems.back();
-      if (problem.products.host) sub.products.host = problem.products.host;  // a table, for the plan
+      if (problem.products.host)
+        sub.products.host = problem.products.host;  // a table, for the plan
       detail::KernelCall call = detail::row_major_call(sub);
       call.a.base_alignment = call.b.base_alignment = device_alignment;
       call.products_offset = 0;
@@ -144,9 +145,8 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
             hit = true;
             return &slot;
           }
-        DeviceSlot* slot = &*std::min_element(ring.begin(), ring.end(), [](auto& x, auto& y) {
-          return x.last_use < y.last_use;
-        });
+        DeviceSlot* slot = &*std::min_element(
+            ring.begin(), ring.end(), [](auto& x, auto& y) { return x.last_use < y.last_use; });
         slot->key = key, slot->last_use = clock;
         hit = false;
         return slot;
@@ -195,7 +195,8 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
         const Piece& piece = pieces[t];
         GemmProblem sub = piece_problems[t];
         std::vector<cl::Event> wait;
-        DeviceSlot *a_slot = nullptr, *b_slot = nullptr, *bias_slot = nullptr, *table_slot = nullptr;
+        DeviceSlot *a_slot = nullptr, *b_slot = nullptr, *bias_slot = nullptr,
+                   *table_slot = nullptr;
         bool hit = false;
         if (operands) {
           a_slot = take_slot(set->a, detail::key_of(Matrix::A, problem, tiles, piece), hit);
@@ -216,8 +217,10 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
           }
         }
         if (bias && piece.last_slab()) {
-          bias_slot = take_slot(set->bias, detail::key_of(Matrix::Bias, problem, tiles, piece), hit);
-          if (!hit) upload(detail::block_of(Matrix::Bias, problem, tiles, piece, arrays), *bias_slot);
+          bias_slot =
+              take_slot(set->bias, detail::key_of(Matrix::Bias, problem, tiles, piece), hit);
+          if (!hit)
+            upload(detail::block_of(Matrix::Bias, problem, tiles, piece, arrays), *bias_slot);
           wait.push_back(bias_slot->ready);
         }
         if (problem.products.host) {
@@ -225,10 +228,9 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
           table_slot = take_slot(set->table, {std::int64_t(t), 0, 0}, hit);
           std::vector<cl::Event> users = std::move(table_slot->users);
           table_slot->users.clear();
-          uploads.enqueueWriteBuffer(table_slot->buffer, CL_FALSE, 0,
-                                     std::size_t(sub.batch) * sizeof(BatchProduct),
-                                     table.data() + sub.products.offset,
-                                     users.empty() ? nullptr : &users, &table_ready);
+          uploads.enqueueWriteBuffer(
+              table_slot->buffer, CL_FALSE, 0, std::size_t(sub.batch) * sizeof(BatchProduct),
+              table.data() + sub.products.offset, users.empty() ? nullptr : &users, &table_ready);
           wait.push_back(table_ready);
           sub.products.host = table.data() + sub.products.offset;
         }

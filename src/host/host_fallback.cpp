@@ -7,7 +7,7 @@ namespace clgemm::detail {
 namespace {
 
 std::size_t element_index(const GemmProblem& p, std::size_t offset, std::int64_t ld, std::int64_t r,
-                     std::int64_t c, Transpose trans) {
+                          std::int64_t c, Transpose trans) {
   if (is_transposed(trans)) std::swap(r, c);
   const bool row_major = p.layout == Layout::RowMajor;
   return offset + std::size_t(row_major ? r : c) * std::size_t(ld) + std::size_t(row_major ? c : r);

@@ -40,21 +40,21 @@ std::size_t lowest_offset(const GemmProblem& p, cl_ulong BatchProduct::*offset, 
 
 std::optional<GemmRecord> Context::State::sgemm_in_place(const GemmProblem& problem,
                                                          const detail::CallPlan& plan,
-                                                         const float* a, const float* b,
-                                                         float* c) {
+                                                         const float* a, const float* b, float* c) {
   const DeviceLimits& limits = selected.limits;
   const std::size_t a_base = lowest_offset(problem, &BatchProduct::a_offset, problem.a_offset);
   const std::size_t b_base = lowest_offset(problem, &BatchProduct::b_offset, problem.b_offset);
   const std::size_t c_base = lowest_offset(problem, &BatchProduct::c_offset, problem.c_offset);
   const bool operands = plan.kind == detail::CallKind::Gemm;
-  const HostSpan a_span{operands ? a + a_base : nullptr, operands ? problem.a_elements() - a_base : 0};
-  const HostSpan b_span{operands ? b + b_base : nullptr, operands ? problem.b_elements() - b_base : 0};
+  const HostSpan a_span{operands ? a + a_base : nullptr,
+                        operands ? problem.a_elements() - a_base : 0};
+  const HostSpan b_span{operands ? b + b_base : nullptr,
+                        operands ? problem.b_elements() - b_base : 0};
   const HostSpan c_span{c + c_base, problem.c_elements() - c_base};
   const Epilogue& epilogue = problem.epilogue;
-  const HostSpan bias_span{epilogue.bias_data ? epilogue.bias_data + epilogue.bias_offset : nullptr,
-                           epilogue.bias != Bias::None
-                               ? problem.bias_elements() - epilogue.bias_offset
-                               : 0};
+  const HostSpan bias_span{
+      epilogue.bias_data ? epilogue.bias_data + epilogue.bias_offset : nullptr,
+      epilogue.bias != Bias::None ? problem.bias_elements() - epilogue.bias_offset : 0};
   for (const HostSpan* span : {&a_span, &b_span, &c_span, &bias_span})
     if (span->bytes() > limits.max_allocation_bytes) return std::nullopt;  // streamed instead
 
@@ -84,7 +84,8 @@ std::optional<GemmRecord> Context::State::sgemm_in_place(const GemmProblem& prob
                         const_cast<float*>(span.data));
     };
     cl::Buffer a_buf, b_buf, c_buf, table_buf, bias_buf;
-    if (operands) a_buf = in_place(first, CL_MEM_READ_ONLY), b_buf = in_place(second, CL_MEM_READ_ONLY);
+    if (operands)
+      a_buf = in_place(first, CL_MEM_READ_ONLY), b_buf = in_place(second, CL_MEM_READ_ONLY);
     if (c_in_place) {
       c_buf = in_place(c_span, CL_MEM_READ_WRITE);
     } else {
@@ -103,8 +104,8 @@ std::optional<GemmRecord> Context::State::sgemm_in_place(const GemmProblem& prob
     call.epilogue.bias_buffer = bias_buf();
     enqueue(queue, prepared->call, call, {}, nullptr);
     // Mapping makes the device's C visible on the host: in place that is the caller's C.
-    float* result = static_cast<float*>(
-        queue.enqueueMapBuffer(c_buf, CL_TRUE, CL_MAP_READ, 0, c_span.bytes()));
+    float* result =
+        static_cast<float*>(queue.enqueueMapBuffer(c_buf, CL_TRUE, CL_MAP_READ, 0, c_span.bytes()));
     if (!c_in_place) {
       // Only C's m x n elements per line: the padding between lines stays the caller's.
       const bool row_major = problem.layout == Layout::RowMajor;

@@ -15,10 +15,14 @@ struct Products {
       return which == Matrix::A ? e.a_offset : which == Matrix::B ? e.b_offset : e.c_offset;
     }
     switch (which) {
-      case Matrix::A: return p.a_offset + std::size_t(i) * std::size_t(p.stride_a);
-      case Matrix::B: return p.b_offset + std::size_t(i) * std::size_t(p.stride_b);
-      case Matrix::C: return p.c_offset + std::size_t(i) * std::size_t(p.stride_c);
-      case Matrix::Bias: break;
+      case Matrix::A:
+        return p.a_offset + std::size_t(i) * std::size_t(p.stride_a);
+      case Matrix::B:
+        return p.b_offset + std::size_t(i) * std::size_t(p.stride_b);
+      case Matrix::C:
+        return p.c_offset + std::size_t(i) * std::size_t(p.stride_c);
+      case Matrix::Bias:
+        break;
     }
     return p.epilogue.bias_offset + std::size_t(i) * std::size_t(p.epilogue.bias_stride);
   }
@@ -40,16 +44,22 @@ bool a_lines_are_rows(const GemmProblem& p) {
 bool b_lines_are_depth(const GemmProblem& p) {
   return (p.layout == Layout::RowMajor) != is_transposed(p.trans_b);
 }
-bool c_lines_are_rows(const GemmProblem& p) { return p.layout == Layout::RowMajor; }
+bool c_lines_are_rows(const GemmProblem& p) {
+  return p.layout == Layout::RowMajor;
+}
 
 // Whether one block serves every product: a stride of 0 without a table (or a batch of 1).
 bool one_for_all(Matrix which, const GemmProblem& p) {
   if (p.products.host) return p.batch == 1;
   switch (which) {
-    case Matrix::A: return p.stride_a == 0;
-    case Matrix::B: return p.stride_b == 0;
-    case Matrix::C: return p.batch == 1;
-    case Matrix::Bias: break;
+    case Matrix::A:
+      return p.stride_a == 0;
+    case Matrix::B:
+      return p.stride_b == 0;
+    case Matrix::C:
+      return p.batch == 1;
+    case Matrix::Bias:
+      break;
   }
   return p.epilogue.bias_stride == 0;
 }
@@ -171,10 +181,14 @@ StoredBlock block_of(Matrix which, const GemmProblem& p, const TilePlan& plan, c
 BlockKey key_of(Matrix which, const GemmProblem& p, const TilePlan&, const Piece& piece) {
   const std::int64_t product = one_for_all(which, p) ? -1 : piece.first_product;
   switch (which) {
-    case Matrix::A: return {product, piece.row, piece.depth_start};
-    case Matrix::B: return {product, piece.depth_start, piece.column};
-    case Matrix::C: return {std::int64_t(piece.tile), 0, 0};
-    case Matrix::Bias: break;
+    case Matrix::A:
+      return {product, piece.row, piece.depth_start};
+    case Matrix::B:
+      return {product, piece.depth_start, piece.column};
+    case Matrix::C:
+      return {std::int64_t(piece.tile), 0, 0};
+    case Matrix::Bias:
+      break;
   }
   return {product, p.epilogue.bias == Bias::PerRow ? piece.row : piece.column, 0};
 }

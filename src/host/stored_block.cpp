@@ -29,8 +29,8 @@ void copy_chunk(const StoredBlock& block, const Chunk& chunk, float* staging, bo
         const std::size_t skip = begin - at;
         float* host = block.host + block.host_starts[run.product] + run.line * block.host_ld +
                       run.position + skip;
-        float* device = staging + (block.device_starts[run.product] +
-                                   run.line * block.device_ld + run.position + skip - chunk.first);
+        float* device = staging + (block.device_starts[run.product] + run.line * block.device_ld +
+                                   run.position + skip - chunk.first);
         const std::size_t bytes = (end - begin) * sizeof(float);
         if (to_staging)
           std::memcpy(device, host, bytes);

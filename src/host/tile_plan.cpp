@@ -9,7 +9,9 @@
 namespace clgemm::detail {
 namespace {
 
-std::int64_t tiles_to_cover(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t tiles_to_cover(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 // The tile edge along an extent `d` aiming at `target`: d split into about d / target equal
 // parts, rounded up to a multiple of 128 (the kernels' tiles) where that still splits d.
@@ -31,8 +33,8 @@ DeviceLayout tiled_layout(const TilingInput& in, const TilePlan& p, bool keep_b)
   const std::size_t products = std::size_t(p.products);
   if (in.operands) {
     layout.a = {2, (in.a_shared ? 1 : products) * tm * tk * kFloat};
-    const std::size_t b_blocks = std::size_t((in.b_shared ? 1 : p.groups()) * p.column_tiles() *
-                                             p.slabs());
+    const std::size_t b_blocks =
+        std::size_t((in.b_shared ? 1 : p.groups()) * p.column_tiles() * p.slabs());
     layout.b = {keep_b ? b_blocks : std::min<std::size_t>(b_blocks, 2),
                 (in.b_shared ? 1 : products) * tk * tn * kFloat};
   }
@@ -53,7 +55,8 @@ bool fits(const DeviceLayout& layout, const TilingInput& in) {
 bool plan_whole(const TilingInput& in, TilePlan& plan) {
   plan.whole = true;
   plan.tile_m = std::max<std::int64_t>(in.m, 1), plan.tile_n = std::max<std::int64_t>(in.n, 1);
-  plan.tile_k = std::max<std::int64_t>(in.k, 1), plan.products = std::max<std::int64_t>(in.batch, 1);
+  plan.tile_k = std::max<std::int64_t>(in.k, 1),
+  plan.products = std::max<std::int64_t>(in.batch, 1);
   DeviceLayout& layout = plan.layout;
   if (in.operands) layout.a = {1, in.a_span}, layout.b = {1, in.b_span};
   layout.c = {1, in.c_span};

@@ -14,17 +14,17 @@ namespace clgemm::detail {
 // What the plan needs to know of a call.
 struct TilingInput {
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
-  bool operands = true;              // A and B are read (not for C = beta * C)
-  bool reads_c = false;              // some product has beta != 0
+  bool operands = true;                     // A and B are read (not for C = beta * C)
+  bool reads_c = false;                     // some product has beta != 0
   bool a_shared = false, b_shared = false;  // one A (B) for every product: stride 0, no table
   bool bias = false, bias_shared = false, bias_per_row = false;
   bool table = false;  // a product table gives each product's offsets and scalars
   // The whole piece's buffers: each matrix from its lowest product's offset to its end.
   std::size_t a_span = 0, b_span = 0, c_span = 0, bias_span = 0;  // bytes
-  std::size_t max_allocation = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
-  std::size_t limit = 0;           // the engine's device memory limit
-  std::string limit_source;        // where the limit came from, for the error
-  std::int64_t tile_edge = 0;      // forced tiles (CLGEMM_HOST_TILE), 0 to choose
+  std::size_t max_allocation = 0;                                 // CL_DEVICE_MAX_MEM_ALLOC_SIZE
+  std::size_t limit = 0;       // the engine's device memory limit
+  std::string limit_source;    // where the limit came from, for the error
+  std::int64_t tile_edge = 0;  // forced tiles (CLGEMM_HOST_TILE), 0 to choose
 };
 
 // Device buffers: `count` slots of `bytes` each, per ring.

@@ -27,8 +27,8 @@ TEST(HostEngineSettings, ByteCounts) {
   EXPECT_EQ(detail::parse_byte_count("64K"), 65536u);
   EXPECT_EQ(detail::parse_byte_count("3m"), 3u << 20);
   EXPECT_EQ(detail::parse_byte_count("2G"), std::size_t(2) << 30);
-  for (const char* bad : {"", "0", "K", "1.5G", "-1", "12X", " 1", "99999999999999999999",
-                          "17179869184G"})
+  for (const char* bad :
+       {"", "0", "K", "1.5G", "-1", "12X", " 1", "99999999999999999999", "17179869184G"})
     EXPECT_FALSE(detail::parse_byte_count(bad)) << bad;
 }
 
@@ -68,8 +68,7 @@ TEST(HostEngineTiles, ShrinkUnderTheLimitThenRefuse) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::AllocationTooLarge);
-    EXPECT_NE(std::string(e.what()).find("above the limit of 1000 bytes (test)"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("above the limit of 1000 bytes (test)"), std::string::npos)
         << e.what();
   }
 }

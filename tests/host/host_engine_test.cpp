@@ -82,7 +82,8 @@ TEST(HostEngine, ManyTilesEveryLayoutAndTranspose) {
         p.lda = p.min_lda() + 3, p.ldb = p.min_ldb() + 1, p.ldc = p.min_ldc() + 2;
         p.a_offset = 5, p.b_offset = 7, p.c_offset = 3;
         SCOPED_TRACE(std::string(layout == Layout::RowMajor ? "row" : "col") +
-                     (ta == Transpose::Trans ? " A^T" : " A") + (tb == Transpose::Trans ? " B^T" : " B"));
+                     (ta == Transpose::Trans ? " A^T" : " A") +
+                     (tb == Transpose::Trans ? " B^T" : " B"));
         std::string reason;
         expect_correct(p, "tile", std::nullopt, &reason);
         EXPECT_NE(reason.find("host engine: 12 tile(s) of 16 x 16, K in 2 slabs of 16"),
@@ -140,8 +141,10 @@ TEST(HostEngine, ProductTable) {
   Streamed streamed("16");
   GemmProblem p = GemmProblem::packed(12, 10, 8);
   p.batch = 4;
-  std::vector<BatchProduct> table = {
-      {0, 80, 360, 1.0f, 0.0f}, {96, 0, 0, 2.0f, 0.5f}, {96, 160, 240, -1.0f, 1.0f}, {192, 80, 120, 0.5f, 0.0f}};
+  std::vector<BatchProduct> table = {{0, 80, 360, 1.0f, 0.0f},
+                                     {96, 0, 0, 2.0f, 0.5f},
+                                     {96, 160, 240, -1.0f, 1.0f},
+                                     {192, 80, 120, 0.5f, 0.0f}};
   p.products.host = table.data();
   expect_correct(p);
   for (std::int64_t edge : {5, 40}) {  // tiles inside each product; and several products a piece
