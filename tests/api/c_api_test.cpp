@@ -611,10 +611,10 @@ TEST(CApi, NoMatchingDevice) {
 
 // The host-array engine under a device memory limit too small for even its smallest tiles.
 TEST(CApi, AllocationTooLarge) {
-  setenv("CLGEMM_DEVICE_MEMORY_LIMIT", "1K", 1);
+  setenv("CLGEMM_DEVICE_MEMORY_LIMIT", "256", 1);
   setenv("CLGEMM_HOST_COPY", "1", 1);
   HostCall call;
-  expect_failure(call, CLGEMM_ALLOCATION_TOO_LARGE, "above the limit of 1024 bytes");
+  expect_failure(call, CLGEMM_ALLOCATION_TOO_LARGE, "above the limit of 256 bytes");
   unsetenv("CLGEMM_HOST_COPY");
   unsetenv("CLGEMM_DEVICE_MEMORY_LIMIT");
 }
