@@ -37,21 +37,23 @@ struct Bandwidth {
 Bandwidth measure_bandwidth(Context& context, cl_command_queue queue, std::size_t bytes,
                             int repeat) {
   cl_int status = CL_SUCCESS;
-  cl_mem device = clCreateBuffer(context.opencl_context(), CL_MEM_READ_WRITE, bytes, nullptr, &status);
+  cl_mem device =
+      clCreateBuffer(context.opencl_context(), CL_MEM_READ_WRITE, bytes, nullptr, &status);
   check_status(status, "clCreateBuffer");
-  cl_mem pinned = clCreateBuffer(context.opencl_context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                 bytes, nullptr, &status);
+  cl_mem pinned = clCreateBuffer(
+      context.opencl_context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &status);
   check_status(status, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)");
-  void* mapped = clEnqueueMapBuffer(queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
-                                    0, nullptr, nullptr, &status);
+  void* mapped = clEnqueueMapBuffer(queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                    nullptr, nullptr, &status);
   check_status(status, "clEnqueueMapBuffer");
   std::vector<char> pageable(bytes, 1);
   std::memset(mapped, 1, bytes);
   auto rate = [&](void* host, bool up) {
     const double seconds = best_seconds_of(repeat, [&] {
-      check_status(up ? clEnqueueWriteBuffer(queue, device, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr)
-               : clEnqueueReadBuffer(queue, device, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr),
-            up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+      check_status(
+          up ? clEnqueueWriteBuffer(queue, device, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr)
+             : clEnqueueReadBuffer(queue, device, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr),
+          up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
     });
     return double(bytes) / seconds / 1e9;
   };
@@ -110,7 +112,8 @@ bool run_link_benchmark(Context& context, const std::vector<GemmProblem>& proble
     context.sgemm(p, a.data(), b.data(), c.data());  // builds; verified
     const Verification verified = verify_result(p, a.data(), b.data(), c_before.data(), c.data());
     all_passed = all_passed && verified.passed;
-    const double host = best_seconds_of(options.repeat, [&] { context.sgemm(p, a.data(), b.data(), c.data()); });
+    const double host =
+        best_seconds_of(options.repeat, [&] { context.sgemm(p, a.data(), b.data(), c.data()); });
 
     cl_mem a_mem = cli::device_copy(context.opencl_context(), a);
     cl_mem b_mem = cli::device_copy(context.opencl_context(), b);
@@ -125,7 +128,8 @@ bool run_link_benchmark(Context& context, const std::vector<GemmProblem>& proble
 
     std::printf("%-34s %10.3f  %15.3f", shape_name(p).c_str(), host * 1e3, device * 1e3);
     if (options.measure_link && link.pinned_up > 0) {
-      const double up = double(p.a_elements() + p.b_elements() + (p.beta != 0 ? p.c_elements() : 0)) * 4;
+      const double up =
+          double(p.a_elements() + p.b_elements() + (p.beta != 0 ? p.c_elements() : 0)) * 4;
       const double down = double(p.c_elements()) * 4;
       const double bound = up / (link.pinned_up * 1e9) + down / (link.pinned_down * 1e9) + device;
       std::printf("  %37.3f", bound * 1e3);

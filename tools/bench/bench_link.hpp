@@ -13,9 +13,9 @@
 namespace clgemm::bench {
 
 struct LinkOptions {
-  bool measure_link = false;              // --link: the bandwidth table first
+  bool measure_link = false;  // --link: the bandwidth table first
   std::vector<std::int64_t> mebibytes = {1, 16, 64, 256};
-  int repeat = 5;                         // best of
+  int repeat = 5;  // best of
   bool column_major = false;
 };
 

@@ -6,7 +6,7 @@
 # and the link's bound; then the same shapes with the engine's copy threads and a forced tile
 # edge varied, for tuning. Targets (issue 28): 4096^3 and larger at 2x NVBLAS or better
 # (NVBLAS 23.2 ms at 4096^3, 111 ms at 8192^3), 8192^3 at >= 0.7x of the device-resident time.
-# Outputs in $OUT: link.txt, host.txt, variants.txt.
+# Outputs in $OUT: link.txt, variants.txt.
 #   tools/device/host_engine.sh             # carry: [".device-kit", "build-device"]
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh
