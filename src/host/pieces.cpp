@@ -2,6 +2,7 @@
 #include "host/pieces.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace clgemm::detail {
 namespace {
@@ -10,6 +11,8 @@ namespace {
 struct Products {
   const GemmProblem& p;
   std::size_t offset(Matrix which, std::int64_t i) const {
+    if (which == Matrix::Bias)  // by product index, with or without a table
+      return p.epilogue.bias_offset + std::size_t(i) * std::size_t(p.epilogue.bias_stride);
     if (p.products.host) {
       const BatchProduct& e = p.products.host[i];
       return which == Matrix::A ? e.a_offset : which == Matrix::B ? e.b_offset : e.c_offset;
@@ -193,8 +196,11 @@ BlockKey key_of(Matrix which, const GemmProblem& p, const TilePlan&, const Piece
   return {product, p.epilogue.bias == Bias::PerRow ? piece.row : piece.column, 0};
 }
 
-GemmProblem piece_problem(const GemmProblem& p, const TilePlan& plan, const Piece& piece,
-                          std::vector<BatchProduct>& table) {
+namespace {
+
+// piece_problem() with a table's entries in the problem's terms.
+GemmProblem piece_problem_terms(const GemmProblem& p, const TilePlan& plan, const Piece& piece,
+                                std::vector<BatchProduct>& table) {
   const Products at{p};
   GemmProblem s = p;
   s.epilogue.bias_data = nullptr;
@@ -246,6 +252,19 @@ GemmProblem piece_problem(const GemmProblem& p, const TilePlan& plan, const Piec
   } else {
     s.epilogue = Epilogue();  // the bias and activation come with the last slab
   }
+  return s;
+}
+
+}  // namespace
+
+GemmProblem piece_problem(const GemmProblem& p, const TilePlan& plan, const Piece& piece,
+                          std::vector<BatchProduct>& table) {
+  GemmProblem s = piece_problem_terms(p, plan, piece, table);
+  // The kernels read a table in the row-major call's terms: a column-major problem's B is
+  // their A.
+  if (p.layout == Layout::ColumnMajor && p.products.host)
+    for (std::size_t e = s.products.offset; e < table.size(); ++e)
+      std::swap(table[e].a_offset, table[e].b_offset);
   return s;
 }
 

@@ -146,11 +146,20 @@ TEST(HostEngine, ProductTable) {
                                      {96, 160, 240, -1.0f, 1.0f},
                                      {192, 80, 120, 0.5f, 0.0f}};
   p.products.host = table.data();
-  expect_correct(p);
-  for (std::int64_t edge : {5, 40}) {  // tiles inside each product; and several products a piece
-    const std::string text = std::to_string(edge);
-    ScopedEnv tile("CLGEMM_HOST_TILE", text.c_str());
+  p.epilogue.bias = Bias::PerRow;  // product p's bias at bias_offset + p * bias_stride
+  p.epilogue.bias_offset = 1;
+  p.epilogue.bias_stride = 12;
+  p.epilogue.activation = Activation::Clamp;
+  p.epilogue.clamp_low = -0.5f, p.epilogue.clamp_high = 2.0f;
+  for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor}) {
+    p.layout = layout;
+    p.lda = p.min_lda(), p.ldb = p.min_ldb(), p.ldc = p.min_ldc();
     expect_correct(p);
+    for (std::int64_t edge : {5, 40}) {  // tiles inside each product; several products a piece
+      const std::string text = std::to_string(edge);
+      ScopedEnv tile("CLGEMM_HOST_TILE", text.c_str());
+      expect_correct(p);
+    }
   }
 }
 
