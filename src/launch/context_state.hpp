@@ -18,6 +18,7 @@
 #include "catalog/kernel_spec.hpp"
 #include "clgemm/gemm.hpp"
 #include "clgemm/tuning.hpp"
+#include "host/engine_sets.hpp"
 #include "launch/build_options.hpp"
 #include "launch/kernel_launch.hpp"
 #include "launch/workspace.hpp"
@@ -241,6 +242,18 @@ struct __attribute__((visibility("hidden"))) Context::State {
                         const detail::KernelCall& call, const std::vector<cl::Event>& wait,
                         cl::Event* event);
   detail::Workspace workspace;  // guarded by its own lock
+
+  // The host-memory engine (src/host/): a validated host-array call whose plan computes
+  // something, streamed through an engine set (host_engine.cpp), or where the device shares
+  // the host's memory, computed in place (in_place_gemm.cpp; nothing when a span is above
+  // CL_DEVICE_MAX_MEM_ALLOC_SIZE, which only the streaming engine handles).
+  GemmRecord sgemm_host(const GemmProblem& problem, const detail::CallPlan& plan,
+                        const RunSettings& settings, const float* a, const float* b, float* c);
+  std::optional<GemmRecord> sgemm_in_place(const GemmProblem& problem, const detail::CallPlan& plan,
+                                           const float* a, const float* b, float* c);
+  // The engine sets of this Context, made on first use.
+  detail::EnginePool& engine_pool();
+  std::unique_ptr<detail::EnginePool> engine_pool_;  // guarded by `mutex` until made
 };
 
 // The record of a call that runs `prepared`.

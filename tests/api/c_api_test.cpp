@@ -609,11 +609,14 @@ TEST(CApi, NoMatchingDevice) {
   EXPECT_NE(last_error().find("no OpenCL device matches"), std::string::npos) << last_error();
 }
 
+// The host-array engine under a device memory limit too small for even its smallest tiles.
 TEST(CApi, AllocationTooLarge) {
+  setenv("CLGEMM_DEVICE_MEMORY_LIMIT", "256", 1);
+  setenv("CLGEMM_HOST_COPY", "1", 1);
   HostCall call;
-  call.m = 1 << 20;
-  call.lda = int64_t(1) << 30;
-  expect_failure(call, CLGEMM_ALLOCATION_TOO_LARGE, "matrix A needs");
+  expect_failure(call, CLGEMM_ALLOCATION_TOO_LARGE, "above the limit of 256 bytes");
+  unsetenv("CLGEMM_HOST_COPY");
+  unsetenv("CLGEMM_DEVICE_MEMORY_LIMIT");
 }
 
 // Points CLGEMM_KERNEL_DIR at a directory with one file, tile.cl, for the test's lifetime.

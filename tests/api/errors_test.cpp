@@ -137,12 +137,19 @@ TEST(Errors, NullPointer) {
   }
 }
 
+// check_fits_device: A would need (M - 1) * lda + K floats, far beyond any device's single
+// allocation, as a device buffer (the host-array path streams it in tiles instead).
 TEST(Errors, AllocationLargerThanTheDeviceAllows) {
-  // A would need (M - 1) * lda + K floats: far beyond any device's single allocation. The
-  // check happens before anything is read from the (small) arrays.
   auto p = GemmProblem::packed(1 << 20, 4, 4);
   p.lda = std::int64_t(1) << 30;
-  expect_error(p, ErrorCode::AllocationTooLarge, "matrix A needs");
+  try {
+    check_fits_device(p, shared_context().device());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::AllocationTooLarge);
+    EXPECT_NE(std::string(e.what()).find("matrix A needs"), std::string::npos) << e.what();
+    EXPECT_EQ(e.argument(), Argument::A);
+  }
 }
 
 TEST(Errors, MissingKernelSourceListsWhereItLooked) {

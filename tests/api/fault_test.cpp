@@ -84,6 +84,17 @@ void expect_failure(Context& context, const GemmProblem& problem, const std::str
   EXPECT_EQ(c, c_before) << "C was modified by a failed call";
 }
 
+// check_fits_device refuses `problem` (as device buffers) with an error containing `needle`.
+void expect_too_large(const GemmProblem& problem, const std::string& needle) {
+  try {
+    check_fits_device(problem, shared_context().device());
+    ADD_FAILURE() << "expected an error mentioning '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::AllocationTooLarge) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
 // A small padded problem on `kernel` through `context`, checked against the reference.
 void expect_correct(Context& context, const std::string& kernel) {
   const GemmProblem p = padded_problem(19, 23, 29);
@@ -233,24 +244,25 @@ TEST(Fault, BuildFailureInSgemmLeavesTheContextUsable) {
 
 // --- Sizes the device or 32-bit arithmetic cannot hold ------------------------------------
 
-// errors_test.cpp covers A above CL_DEVICE_MAX_MEM_ALLOC_SIZE; B and C are checked too. Rows
-// of INT_MAX floats, as many as it takes to exceed this device's limit.
+// What check_fits_device says of problems too large to hold on the device as buffers (the
+// host-array path streams them instead: host/ tests). errors_test.cpp covers A above
+// CL_DEVICE_MAX_MEM_ALLOC_SIZE; B and C are checked too. Rows of INT_MAX floats, as many as it
+// takes to exceed this device's limit.
 TEST(Fault, BAndCAboveTheDeviceMaximumAllocation) {
   const std::size_t limit = shared_context().device().max_allocation_bytes;
   const std::int64_t rows = std::int64_t(limit / (4 * std::size_t(INT_MAX))) + 2;
   GemmProblem p = GemmProblem::packed(4, 4, rows);
   p.ldb = INT_MAX;
   ASSERT_GT(p.b_elements() * 4, limit);
-  expect_failure(shared_context(), p, "tile", ErrorCode::AllocationTooLarge, "matrix B needs");
+  expect_too_large(p, "matrix B needs");
   p = GemmProblem::packed(rows, 4, 4);
   p.ldc = INT_MAX;
   ASSERT_GT(p.c_elements() * 4, limit);
-  expect_failure(shared_context(), p, "tile", ErrorCode::AllocationTooLarge, "matrix C needs");
+  expect_too_large(p, "matrix C needs");
 }
 
-// A host bias vector whose span (offset to the last product's bias) is above the device's
-// largest allocation is refused up front like the matrices, naming the bias (before, the
-// allocation failed inside OpenCL and the call reported an OpenCL failure).
+// A bias vector whose span (offset to the last product's bias) is above the device's largest
+// allocation is refused like the matrices, naming the bias.
 TEST(Fault, BiasAboveTheDeviceMaximumAllocation) {
   const std::size_t limit = shared_context().device().max_allocation_bytes;
   GemmProblem p = GemmProblem::packed_batch(4, 4, 4, 2);
@@ -261,21 +273,7 @@ TEST(Fault, BiasAboveTheDeviceMaximumAllocation) {
   p.epilogue.bias_data = bias.data();
   p.epilogue.bias_stride = std::int64_t(limit / 4);  // the second bias starts past the limit
   ASSERT_GT((p.bias_elements() - p.epilogue.bias_offset) * 4, limit);
-  expect_failure(shared_context(), p, "tile", ErrorCode::AllocationTooLarge,
-                 "the bias vector needs");
-  // The C API's status for it.
-  std::vector<float> a(64, 1.0f), b(64, 1.0f), c(64, 42.0f);
-  clgemm_context* context = nullptr;
-  ASSERT_EQ(clgemm_context_create(nullptr, nullptr, &context), CLGEMM_SUCCESS);
-  clgemm_epilogue epilogue{CLGEMM_BIAS_PER_COLUMN, bias.data(), nullptr, 0, p.epilogue.bias_stride,
-                           CLGEMM_ACTIVATION_NONE, 0.0f,        0.0f};
-  EXPECT_EQ(clgemm_sgemm_strided_batched(context, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
-                                         CLGEMM_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4, 0, b.data(),
-                                         4, 0, 0.0f, c.data(), 4, 16, 2, &epilogue, "tile"),
-            CLGEMM_ALLOCATION_TOO_LARGE)
-      << clgemm_last_error_message();
-  clgemm_context_destroy(context);
-  EXPECT_EQ(c, std::vector<float>(64, 42.0f));
+  expect_too_large(p, "the bias vector needs");
 }
 
 // Each matrix within the single-allocation limit, but A, B and C (twice: beta != 0 keeps a
@@ -291,14 +289,12 @@ TEST(Fault, MatricesTogetherAboveGlobalMemory) {
   ASSERT_EQ(p.a_elements(), std::size_t(e));
   ASSERT_EQ(p.b_elements(), std::size_t(e));
   ASSERT_EQ(p.c_elements(), std::size_t(e));
-  expect_failure(shared_context(), p, "tile", ErrorCode::AllocationTooLarge,
-                 "A, B and C need " + std::to_string(12 * std::size_t(e)) + " bytes together");
+  expect_too_large(p, "A, B and C need " + std::to_string(12 * std::size_t(e)) + " bytes together");
 }
 
 // Footprints whose element count exceeds 32 bits are computed in 64 bits, never wrapped to a
-// small number: a device that cannot hold them refuses with the true size, before reading
-// the (small) arrays. The extreme case, sizes of 2^31 - 2^20 with leading dimensions of
-// INT_MAX, is about 2^64 - 2^53 bytes: still exact in 64 bits.
+// small number: check_fits_device refuses them with the true size. The extreme case, sizes of 2^31
+// - 2^20 with leading dimensions of INT_MAX, is about 2^64 - 2^53 bytes: still exact in 64 bits.
 TEST(Fault, ElementCountsBeyond32BitsAreExact) {
   const DeviceLimits& d = shared_context().device();
   struct Case {
@@ -323,9 +319,8 @@ TEST(Fault, ElementCountsBeyond32BitsAreExact) {
     ASSERT_EQ(elements, c.elements);
     ASSERT_GT(elements, std::size_t(UINT32_MAX));
     if (elements * 4 <= d.max_allocation_bytes) continue;  // would run: see the next test
-    expect_failure(
-        shared_context(), c.problem, c.kernel, ErrorCode::AllocationTooLarge,
-        std::string("matrix ") + c.matrix + " needs " + std::to_string(elements * 4) + " bytes");
+    expect_too_large(c.problem, std::string("matrix ") + c.matrix + " needs " +
+                                    std::to_string(elements * 4) + " bytes");
   }
 }
 

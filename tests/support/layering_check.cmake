@@ -1,12 +1,13 @@
 # Checks that every include between the library's folders points down the layers
-# (src/CMakeLists.txt): api -> choice -> launch -> plan -> catalog -> runtime -> problem ->
-# support. Fails naming each file whose include points up.
+# (src/CMakeLists.txt): api -> host -> choice -> launch -> plan -> catalog -> runtime ->
+# problem -> support. Fails naming each file whose include points up.
 #   cmake -DSOURCE=<absolute path of src/> -P layering_check.cmake
 cmake_minimum_required(VERSION 3.20)
-set(layers api choice launch plan catalog runtime problem support)
-# The one known exception: Context::State's plan() is a member of the struct that
-# launch/context_state.hpp defines, so its file includes it from below.
-set(allowed "plan/call_plan.cpp -> launch")
+set(layers api host choice launch plan catalog runtime problem support)
+# The known exceptions: Context::State's plan() is a member of the struct that
+# launch/context_state.hpp defines, so its file includes it from below; and that struct holds
+# the host engine's staging sets (host/engine_sets.hpp).
+set(allowed "plan/call_plan.cpp -> launch" "launch/context_state.hpp -> host")
 
 file(GLOB_RECURSE files RELATIVE ${SOURCE} ${SOURCE}/*.cpp ${SOURCE}/*.hpp)
 set(upward "")

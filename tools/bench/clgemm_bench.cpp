@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 
+#include "bench/bench_link.hpp"
 #include "bench/bench_peers.hpp"
 #include "bench/bench_report.hpp"
 #include "bench/bench_suites.hpp"
@@ -151,6 +152,8 @@ struct Arguments {
   double peak_gflops = 0, bandwidth_gbs = 0;
   std::string csv_path, json_path;
   clgemm::cli::DeviceOptions where;  // --platform, --device
+  bool host = false;                 // --host
+  clgemm::bench::LinkOptions link;   // --link, --link-sizes, --repeat, --column-major
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -201,6 +204,23 @@ void add_options(CLI::App& app, Arguments& args) {
                  "device memory bandwidth in GB/s for the ceilings (default: unknown, not "
                  "drawn; H200: about 4100)")
       ->check(clgemm::cli::finite_range(0, 1e9));
+  app.add_flag("--link", args.link.measure_link,
+               "measure the host<->device link (pageable and pinned copies at --link-sizes), "
+               "then time the host-array call of each shape (--sizes, --shapes) beside the "
+               "device-resident call and the link's bound");
+  app.add_flag("--host", args.host,
+               "time the host-array call (Context::sgemm on host arrays, wall time, best of "
+               "--repeat) of each shape beside the device-resident call, instead of the kernel "
+               "comparison");
+  app.add_option("--link-sizes", args.link.mebibytes, "copy sizes for --link, in MiB")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
+  app.add_option("--repeat", args.link.repeat, "--link and --host: best of this many calls")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_flag("--column-major", args.link.column_major,
+               "--link and --host: the shapes as column-major products (as BLAS calls them)");
   clgemm::cli::add_device_flags(app, args.where);
 }
 
@@ -223,6 +243,12 @@ int run_benchmark(Arguments& args) {
 
   auto context = clgemm::cli::open_context(args.where);
   const auto& limits = context.device();
+  if (args.link.measure_link || args.host) {
+    std::cout << "device: " << limits.name << " on '" << limits.platform_name << "', driver "
+              << limits.driver_version << "\n";
+    return clgemm::bench::run_link_benchmark(context, problems, args.link) ? clgemm::cli::kSuccess
+                                                                           : clgemm::cli::kFailed;
+  }
   const bool cpu = limits.type == clgemm::DeviceType::CPU;
   if (problems.empty()) problems = gather_shapes(cpu ? "default-cpu" : "default-gpu", {}, {});
   clgemm::bench::RunInfo info;
