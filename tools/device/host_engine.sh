@@ -16,9 +16,9 @@ bench=build-device/clgemm-bench
 shapes=1024x1024x1024,4096x4096x4096,8192x8192x8192,16384x16384x16384,4096x4096x256,64x8192x8192
 timeout 300 $bench --link --link-sizes 1,16,64,256 --shapes $shapes --column-major --repeat 5 2>&1 |
   tee "$OUT/link.txt"
-# The engine's knobs: host copy threads, and the tile edge (0: its own choice).
+# The engine's knobs: host copy threads, and the tiles (MxN, K whole; 0: its own choice).
 for threads in 4 8 16; do
-  for tile in 0 1024 4096; do
+  for tile in 0 1024x4096 4096x2048; do
     echo "== CLGEMM_HOST_THREADS=$threads CLGEMM_HOST_TILE=$tile"
     if [ "$tile" = 0 ]; then unset CLGEMM_HOST_TILE; else export CLGEMM_HOST_TILE=$tile; fi
     CLGEMM_HOST_THREADS=$threads timeout 120 $bench --host --column-major --repeat 5 \
