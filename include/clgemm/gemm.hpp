@@ -140,9 +140,10 @@ CLGEMM_API void validate_problem(const GemmProblem& problem);
 CLGEMM_API void validate_products(const GemmProblem& problem, const BatchProduct* entries);
 
 // Throws Error(AllocationTooLarge) naming the matrix, its bytes and the device limit when the
-// host-array path could not hold the problem on `device`: a matrix above
-// CL_DEVICE_MAX_MEM_ALLOC_SIZE, or A, B and C (twice, when beta != 0) above
-// CL_DEVICE_GLOBAL_MEM_SIZE. Call it before allocating host matrices for a problem.
+// problem's matrices could not be held on `device` whole, as device buffers (the buffer path;
+// the tools' device-resident measurements): a matrix or the bias above
+// CL_DEVICE_MAX_MEM_ALLOC_SIZE, or together above CL_DEVICE_GLOBAL_MEM_SIZE. The host-array
+// sgemm() does not need it: it streams tiles, out of core where the device is too small.
 CLGEMM_API void check_fits_device(const GemmProblem& problem, const DeviceLimits& device);
 
 // What to run: the kernel, its parameter overrides and the precision. Calling is not
@@ -203,7 +204,9 @@ struct CLGEMM_API GemmRecord {
 };
 
 // A Context may be used from several threads at once: programs are built once (concurrent
-// callers wait for the same build) and each host-array call uses a command queue of its own.
+// callers wait for the same build) and each host-array call streams through an engine set of
+// its own (queues, device buffers and pinned staging, kept for later calls; see
+// docs/USAGE.md, "The host-array path").
 // Calls with several launches share one device workspace owned by the Context (grown on
 // demand up to a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE, kept for later calls); such calls
 // are ordered on the device, each waiting for the previous one's use of it.
@@ -240,8 +243,11 @@ class CLGEMM_API Context {
                    Precision precision = Precision::FP32);
 
   // Computes C = alpha * A * B + beta * C, blocking. `a`, `b` and `c` hold
-  // problem.a_elements(), b_elements() and c_elements() floats. C is written only when the
-  // whole call succeeds; elements between rows (the ldc padding) are left as they were.
+  // problem.a_elements(), b_elements() and c_elements() floats. A call that throws leaves C
+  // untouched (if the device fails after part of C was written, the rest is computed on the
+  // host and the call returns); elements between rows (the ldc padding) are left as they were.
+  // Problems larger than the device are computed out of core (CLGEMM_DEVICE_MEMORY_LIMIT caps
+  // the device memory used).
   GemmRecord sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
                    const RunSettings& settings = {});
 

@@ -76,12 +76,16 @@ EngineSettings read_engine_settings(const DeviceLimits& device) {
   const auto copy = variable("CLGEMM_HOST_COPY");
   settings.force_copy = copy && *copy == "1";
   if (const auto tile = variable("CLGEMM_HOST_TILE")) {
-    const auto edge = parse_count(*tile, 1u << 30);
-    if (!edge)
+    const auto x = tile->find('x');
+    const auto m = parse_count(tile->substr(0, x), 1u << 30);
+    const auto n = x == std::string::npos ? m : parse_count(tile->substr(x + 1), 1u << 30);
+    if (!m || !n)
       throw Error(ErrorCode::InvalidArgument,
                   "CLGEMM_HOST_TILE = '" + *tile +
-                      "' is not a tile edge: expected a whole number from 1 to 2^30");
-    settings.tile_edge = std::int64_t(*edge);
+                      "' is not a tile edge: expected E (tiles of E x E, K in slabs of E) or MxN "
+                      "(K whole), each a whole number from 1 to 2^30");
+    settings.tile_m = std::int64_t(*m), settings.tile_n = std::int64_t(*n);
+    settings.tile_k = x == std::string::npos ? std::int64_t(*m) : 0;
   }
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   settings.copy_threads = std::min(cores, 8u);

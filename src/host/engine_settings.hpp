@@ -20,9 +20,10 @@ struct EngineSettings {
   std::string limit_source;
   // CLGEMM_HOST_COPY=1: the copying engine even on a device that shares host memory.
   bool force_copy = false;
-  // CLGEMM_HOST_TILE: the edge of every tile (M, N and K) and no single-tile shortcut; 0 for
-  // the engine's own choice.
-  std::int64_t tile_edge = 0;
+  // CLGEMM_HOST_TILE: "E" tiles of E x E with K in slabs of E, or "MxN" tiles of M x N with K
+  // whole; either way no single-piece shortcut. 0 for the engine's own choice (tile_k 0: K
+  // whole).
+  std::int64_t tile_m = 0, tile_n = 0, tile_k = 0;
   // Threads copying between the caller's arrays and the pinned staging (the caller's included).
   unsigned copy_threads = 1;
 };

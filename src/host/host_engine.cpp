@@ -74,7 +74,7 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
   input.max_allocation = limits.max_allocation_bytes;
   input.limit = engine.device_memory_limit;
   input.limit_source = engine.limit_source;
-  input.tile_edge = engine.tile_edge;
+  input.tile_m = engine.tile_m, input.tile_n = engine.tile_n, input.tile_k = engine.tile_k;
   const detail::TilePlan tiles = detail::plan_tiles(input);
   const std::vector<Piece> pieces = detail::list_pieces(tiles);
   const detail::HostArrays arrays{a, b, c, problem.epilogue.bias_data};

@@ -71,21 +71,22 @@ TilePlan plan_tiles(const TilingInput& in) {
   TilePlan plan;
   plan.m = in.m, plan.n = in.n, plan.k = in.k, plan.batch = in.batch;
   const double multiply_adds = double(in.batch) * double(in.m) * double(in.n) * double(in.k);
-  if (in.tile_edge == 0 && multiply_adds <= kWholeCallMultiplyAdds && plan_whole(in, plan))
-    return plan;
+  const bool forced = in.tile_m > 0;
+  if (!forced && multiply_adds <= kWholeCallMultiplyAdds && plan_whole(in, plan)) return plan;
 
   plan = TilePlan();
   plan.m = in.m, plan.n = in.n, plan.k = in.k, plan.batch = in.batch;
-  const std::int64_t target = in.tile_edge ? in.tile_edge : kTargetTileEdge;
-  if (in.batch > 1 && in.m <= target && in.n <= target) {
-    // Whole products, as many per piece as make a tile of about target x target.
+  const std::int64_t target_m = forced ? in.tile_m : kTargetTileEdge;
+  const std::int64_t target_n = forced ? in.tile_n : kTargetTileEdge;
+  if (in.batch > 1 && in.m <= target_m && in.n <= target_n) {
+    // Whole products, as many per piece as make a tile of about target_m x target_n.
     plan.tile_m = in.m, plan.tile_n = in.n;
-    plan.products = std::clamp<std::int64_t>(target * target / (in.m * in.n), 1, in.batch);
+    plan.products = std::clamp<std::int64_t>(target_m * target_n / (in.m * in.n), 1, in.batch);
   } else {
-    plan.tile_m = in.tile_edge ? std::min(in.m, target) : edge_for(in.m, target);
-    plan.tile_n = in.tile_edge ? std::min(in.n, target) : edge_for(in.n, target);
+    plan.tile_m = forced ? std::min(in.m, target_m) : edge_for(in.m, target_m);
+    plan.tile_n = forced ? std::min(in.n, target_n) : edge_for(in.n, target_n);
   }
-  plan.tile_k = std::max<std::int64_t>(1, in.tile_edge ? std::min(in.k, target) : in.k);
+  plan.tile_k = std::max<std::int64_t>(1, in.tile_k ? std::min(in.k, in.tile_k) : in.k);
   if (!in.operands) plan.tile_k = std::max<std::int64_t>(in.k, 1);  // no slabs: C = beta * C
 
   // Shrink until the buffers fit: first stop keeping all of B, then fewer products per

@@ -22,9 +22,10 @@ struct TilingInput {
   // The whole piece's buffers: each matrix from its lowest product's offset to its end.
   std::size_t a_span = 0, b_span = 0, c_span = 0, bias_span = 0;  // bytes
   std::size_t max_allocation = 0;                                 // CL_DEVICE_MAX_MEM_ALLOC_SIZE
-  std::size_t limit = 0;       // the engine's device memory limit
-  std::string limit_source;    // where the limit came from, for the error
-  std::int64_t tile_edge = 0;  // forced tiles (CLGEMM_HOST_TILE), 0 to choose
+  std::size_t limit = 0;     // the engine's device memory limit
+  std::string limit_source;  // where the limit came from, for the error
+  // Forced tiles (CLGEMM_HOST_TILE), 0 to choose; tile_k 0: K whole.
+  std::int64_t tile_m = 0, tile_n = 0, tile_k = 0;
 };
 
 // Device buffers: `count` slots of `bytes` each, per ring.

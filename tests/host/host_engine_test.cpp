@@ -93,9 +93,12 @@ TEST(HostEngine, ManyTilesEveryLayoutAndTranspose) {
 }
 
 TEST(HostEngine, TallWideThinAndOne) {
-  Streamed streamed("32");
-  for (auto [m, n, k] : {std::tuple{1, 1, 1}, {200, 3, 5}, {3, 150, 7}, {9, 11, 300}, {65, 1, 33}})
-    expect_correct(GemmProblem::packed(m, n, k, 0.5f, 2.0f));
+  for (const char* tiles : {"32", "24x40"}) {  // K in slabs; K whole
+    Streamed streamed(tiles);
+    for (auto [m, n, k] :
+         {std::tuple{1, 1, 1}, {200, 3, 5}, {3, 150, 7}, {9, 11, 300}, {65, 1, 33}})
+      expect_correct(GemmProblem::packed(m, n, k, 0.5f, 2.0f));
+  }
 }
 
 TEST(HostEngine, BetaZeroNeverReadsCAndAlphaZeroOnlyScales) {
@@ -200,7 +203,8 @@ TEST(HostEngine, InvalidSettingsNameTheVariableAndTheForm) {
                    "CLGEMM_DEVICE_MEMORY_LIMIT = '12X' is not a byte count: expected a whole "
                    "number of bytes from 1, with an optional K, M or G suffix"},
         {"CLGEMM_DEVICE_MEMORY_LIMIT", "0", "is not a byte count"},
-        {"CLGEMM_HOST_TILE", "-3", "CLGEMM_HOST_TILE = '-3' is not a tile edge"}}) {
+        {"CLGEMM_HOST_TILE", "-3", "CLGEMM_HOST_TILE = '-3' is not a tile edge"},
+        {"CLGEMM_HOST_TILE", "16x", "expected E (tiles of E x E, K in slabs of E) or MxN"}}) {
     ScopedEnv bad(name, value);
     try {
       shared_context().sgemm(p, a.data(), b.data(), c.data());
