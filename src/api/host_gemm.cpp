@@ -2,9 +2,19 @@
 // call reads and writes, and hand the call to the host-memory engine (src/host/), which
 // stages, streams tiles and computes problems larger than the device out of core. C is
 // untouched by every error raised before the engine writes into it.
+//
+// Two cases go to the engine in a simpler form where it streams through device copies (a
+// device without shared memory, or CLGEMM_HOST_COPY=1): an input array that shares memory
+// with C is read from a private copy (tiles of C are written back while later tiles still
+// read A and B), and a batch runs product by product (each a call of its own, so the
+// engine's tiling never packs several products; their programs are built by the first).
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "clgemm/errors.hpp"
+#include "host/engine_settings.hpp"
 #include "launch/context_state.hpp"
 #include "support/error_boundary.hpp"
 
@@ -34,6 +44,24 @@ void check_host_epilogue(const GemmProblem& problem) {
                 Argument::Products);
 }
 
+// The bytes of `array` a problem's products span: from the lowest product's offset to the end.
+struct Span {
+  const float* begin = nullptr;
+  const float* end = nullptr;
+  bool overlaps(const Span& other) const {
+    return begin && other.begin && begin < other.end && other.begin < end;
+  }
+};
+
+Span span_of(const float* array, const GemmProblem& p, std::size_t GemmProblem::*offset,
+             std::size_t elements) {
+  if (!array || elements == 0) return {};
+  std::size_t low = p.product(0).*offset;
+  for (std::int64_t i = 1; i < p.batch && p.products.host; ++i)
+    low = std::min(low, p.product(i).*offset);
+  return {array + low, array + elements};
+}
+
 }  // namespace
 
 GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const float* b, float* c,
@@ -47,7 +75,44 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
     require(b, Argument::B, "the call reads it");
   }
   require(c, Argument::C, "the call writes it");
-  return state_->sgemm_host(problem, plan, settings, a, b, c);
+  const DeviceLimits& limits = state_->selected.limits;
+  if (limits.host_unified_memory && !detail::read_engine_settings(limits).force_copy)
+    return state_->sgemm_host(problem, plan, settings, a, b, c);
+
+  // Inputs that share memory with C, read from private copies.
+  const Span c_span = span_of(c, problem, &GemmProblem::c_offset, problem.c_elements());
+  std::vector<float> a_copy, b_copy, bias_copy;
+  auto private_copy = [&](const float*& array, const Span& span, std::vector<float>& copy) {
+    if (!c_span.overlaps(span)) return;
+    copy.assign(array, span.end);  // from the array's start: offsets stay the same
+    array = copy.data();
+  };
+  if (plan.kind == detail::CallKind::Gemm) {
+    private_copy(a, span_of(a, problem, &GemmProblem::a_offset, problem.a_elements()), a_copy);
+    private_copy(b, span_of(b, problem, &GemmProblem::b_offset, problem.b_elements()), b_copy);
+  }
+  GemmProblem call = problem;
+  if (call.epilogue.bias != Bias::None && call.epilogue.bias_data) {
+    const float* bias = call.epilogue.bias_data;
+    const std::size_t end = call.bias_elements();
+    private_copy(bias, {bias + call.epilogue.bias_offset, bias + end}, bias_copy);
+    call.epilogue.bias_data = bias;
+  }
+  if (call.batch == 1) return state_->sgemm_host(call, plan, settings, a, b, c);
+
+  // A batch, product by product.
+  GemmRecord record;
+  for (std::int64_t i = 0; i < call.batch; ++i) {
+    GemmProblem one = call.product(i);
+    const detail::CallPlan one_plan = state_->plan(settings, one, detail::row_major_call(one));
+    if (one_plan.kind == detail::CallKind::Nothing) continue;
+    record = state_->sgemm_host(one, one_plan, settings, a, b, c);
+  }
+  if (record.kernel.empty()) return record_of_nothing(plan);
+  record.batch = call.batch;
+  record.product_table = call.products.host != nullptr;
+  record.kernel_choice += "; the batch's " + std::to_string(call.batch) + " products one by one";
+  return record;
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

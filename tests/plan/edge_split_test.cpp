@@ -76,7 +76,7 @@ TEST(EdgeSplit, EveryLayoutAndTranspose) {
             layout == Layout::RowMajor && ta == Transpose::NoTrans && tb == Transpose::NoTrans;
         const Outcome out = run(p, "auto", nullptr, !first);
         EXPECT_TRUE(out.check.passed) << out.check.first_failure;
-        EXPECT_EQ(out.check.sampled, !first);
+        if (!first) EXPECT_TRUE(out.check.sampled);  // (a large device's tiles sample all)
         ASSERT_TRUE(split(out.record)) << out.record.kernel_choice;
         // The last row and the last column, each a strip of its own.
         EXPECT_NE(out.record.kernel_choice.find("the last 1 row of C"), std::string::npos)
@@ -142,7 +142,10 @@ TEST(EdgeSplit, BatchesAreNotSplit) {
   p.stride_c = std::int64_t(p.c_elements());
   const Outcome out = run(p);
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
-  EXPECT_FALSE(split(out.record)) << out.record.kernel_choice;
+  // A batch run as one call is not split; host arrays streamed through device copies go
+  // product by product (src/api/host_gemm.cpp), each a call of its own that may be.
+  if (out.record.kernel_choice.find("products one by one") == std::string::npos)
+    EXPECT_FALSE(split(out.record)) << out.record.kernel_choice;
 }
 
 }  // namespace
