@@ -45,11 +45,12 @@ struct CLGEMM_API WarmUpReport {
 // Whether a Context starts warming in the background when it opens. CLGEMM_WARM says it:
 // "off", "background", or "auto" (also when unset or empty): the process default, which is
 // Background on GPUs and accelerators and Off on CPU devices (where compiling competes with
-// the caller's own work on the same cores) unless set_default_warm_mode() changed it.
+// the caller's own work on the same cores) and on the Oclgrind simulator (which crashes when a
+// program builds while a kernel runs), unless set_default_warm_mode() changed it.
 enum class WarmMode { Off, Background };
-// The mode for a Context on a device of `type`; throws Error(InvalidArgument) naming
-// CLGEMM_WARM for any other value.
-CLGEMM_API WarmMode warm_mode_for(DeviceType type);
+// The mode for a Context on `device`; throws Error(InvalidArgument) naming CLGEMM_WARM for any
+// other value.
+CLGEMM_API WarmMode warm_mode_for(const DeviceLimits& device);
 // What "auto" means in this process from now on (the tools, which measure, choose Off).
 // `Background` or `Off` for every device; reset_default_warm_mode() restores the
 // per-device default. Safe to call from any thread.

@@ -44,7 +44,8 @@ UsableEntries usable_entries(
       on_tensor_cores(scope.precision, scope.cores) ? scope.precision : Precision::FP32;
   UsableEntries out;
   auto skip = [&out](const TunedEntry& e, const std::string& why) {
-    out.skipped += (out.skipped.empty() ? "" : "; ") + e.kernel + " ('" + e.shape_class + "') " + why;
+    out.skipped +=
+        (out.skipped.empty() ? "" : "; ") + e.kernel + " ('" + e.shape_class + "') " + why;
   };
   for (MatchLevel at : kMatchLevels) {
     out.level = at;

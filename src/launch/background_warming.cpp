@@ -29,7 +29,7 @@ void reset_default_warm_mode() {
   default_mode.store(-1);
 }
 
-WarmMode warm_mode_for(DeviceType type) {
+WarmMode warm_mode_for(const DeviceLimits& device) {
   const char* setting = std::getenv("CLGEMM_WARM");
   const std::string value = setting ? setting : "";
   if (value == "off") return WarmMode::Off;
@@ -38,8 +38,11 @@ WarmMode warm_mode_for(DeviceType type) {
     throw Error(ErrorCode::InvalidArgument,
                 "CLGEMM_WARM = '" + value + "' is not one of off, background, auto");
   if (const int mode = default_mode.load(); mode >= 0) return WarmMode(mode);
-  // A CPU device's compiles take the cores the caller's own work runs on.
-  return type == DeviceType::CPU ? WarmMode::Off : WarmMode::Background;
+  // A CPU device's compiles take the cores the caller's own work runs on. Oclgrind 21.10's
+  // checking plugins crash (llvm::Value::getName in Uninitialized) when a program builds on
+  // one thread while a kernel runs on another.
+  if (device.type == DeviceType::CPU || device.platform_name == "Oclgrind") return WarmMode::Off;
+  return WarmMode::Background;
 }
 
 const char* warm_outcome_name(WarmOutcome outcome) {

@@ -80,8 +80,7 @@ std::vector<detail::WarmProgram> Context::State::warm_set(const RunSettings& set
       program.settings = run;
       program.variant = variant;
       program.kernel = run.kernel;
-      program.build_options =
-          detail::variant_build_options(spec, options, variant, run.precision);
+      program.build_options = detail::variant_build_options(spec, options, variant, run.precision);
       variants.push_back(std::move(program));
     }
     per_kernel.push_back(std::move(variants));
@@ -177,7 +176,7 @@ WarmUpReport Context::State::warm_up(const std::vector<detail::WarmProgram>& set
 }
 
 void Context::State::start_background_warming() {
-  if (warm_mode_for(selected.limits.type) != WarmMode::Background) return;
+  if (warm_mode_for(selected.limits) != WarmMode::Background) return;
   background.start([this](const std::atomic<bool>& stop) {
     try {
       warm_up(warm_set(RunSettings{}), {}, &stop);

@@ -30,11 +30,12 @@ DeviceLimits pocl_cpu() {
 
 std::vector<GemmProblem> spread_of_problems() {
   std::vector<GemmProblem> problems;
-  const std::int64_t shapes[][3] = {
-      {1, 1, 1},        {1, 4096, 4096}, {4096, 1, 4096},  {8, 4096, 4096},   {16, 4096, 4096},
-      {33, 11008, 4096}, {4096, 64, 4096}, {64, 4096, 4096}, {4097, 4097, 4097}, {4095, 33, 257},
-      {512, 512, 512},  {1024, 1024, 1024}, {2048, 2048, 64}, {16, 16, 65536},  {8192, 8192, 8192},
-      {100, 200, 300},  {16777216, 1, 2}, {3, 5, 7}};
+  const std::int64_t shapes[][3] = {{1, 1, 1},        {1, 4096, 4096},  {4096, 1, 4096},
+                                    {8, 4096, 4096},  {16, 4096, 4096}, {33, 11008, 4096},
+                                    {4096, 64, 4096}, {64, 4096, 4096}, {4097, 4097, 4097},
+                                    {4095, 33, 257},  {512, 512, 512},  {1024, 1024, 1024},
+                                    {2048, 2048, 64}, {16, 16, 65536},  {8192, 8192, 8192},
+                                    {100, 200, 300},  {16777216, 1, 2}, {3, 5, 7}};
   for (const auto& s : shapes) {
     problems.push_back(GemmProblem::packed(s[0], s[1], s[2]));
     GemmProblem transposed = problems.back();
@@ -65,10 +66,10 @@ void expect_every_choice_in_the_set(const DeviceLimits& device, Precision precis
     const bool in_set = std::any_of(set.begin(), set.end(), [&](const KernelSelection& s) {
       return s.kernel == choice.kernel && s.overrides == choice.overrides;
     });
-    EXPECT_TRUE(in_set) << device.name << ", " << precision_name(precision) << ", "
-                        << problem.batch << " x " << problem.m << "x" << problem.n << "x"
-                        << problem.k << ": " << choice.kernel << " (" << choice.reason
-                        << ") is not in the warm set of " << set.size();
+    EXPECT_TRUE(in_set) << device.name << ", " << precision_name(precision) << ", " << problem.batch
+                        << " x " << problem.m << "x" << problem.n << "x" << problem.k << ": "
+                        << choice.kernel << " (" << choice.reason << ") is not in the warm set of "
+                        << set.size();
   }
 }
 

@@ -5,8 +5,8 @@
 // stops with its Context; the settings are read strictly. The cache starts empty in each run
 // (a fresh directory under CLGEMM_WARM_TEST_CACHE, in the build tree), so that a program
 // missing from the set cannot be found there from an earlier run; PoCL's own kernel cache
-// makes later runs quicker. The kernel is a small blocked by default; CLGEMM_WARM_TEST_KERNEL=auto checks auto's whole set
-// (tens of minutes on PoCL; the long tests do it).
+// makes later runs quicker. The kernel is a small blocked by default; CLGEMM_WARM_TEST_KERNEL=auto
+// checks auto's whole set (tens of minutes on PoCL; the long tests do it).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -93,7 +93,7 @@ std::vector<GemmProblem> spread_of_problems(bool with_auto) {
         add(64, 64, 64, layout, ta, tb);  // aligned
         add(64, 30, 64, layout, ta, tb);  // one of each
       }
-  add(16, 16, 4096, Layout::RowMajor, N, N);  // few tiles, long K: split K
+  add(16, 16, 4096, Layout::RowMajor, N, N);                // few tiles, long K: split K
   GemmProblem copied = GemmProblem::packed(520, 520, 520);  // unaligned and large: copies
   copied.lda = copied.ldb = 521;
   problems.push_back(copied);
@@ -103,7 +103,7 @@ std::vector<GemmProblem> spread_of_problems(bool with_auto) {
   if (with_auto) {
     add(1, 4096, 4096, Layout::RowMajor, N, N);  // gemv
     add(4096, 1, 1024, Layout::RowMajor, N, T);
-    add(4096, 64, 512, Layout::RowMajor, N, N);  // tall and thin
+    add(4096, 64, 512, Layout::RowMajor, N, N);     // tall and thin
     add(1025, 1025, 1025, Layout::RowMajor, N, N);  // edges
     problems.push_back(GemmProblem::packed_batch(32, 32, 32, 256));
   }
@@ -175,23 +175,27 @@ TEST(WarmUp, BackgroundWarmingStopsWithItsContext) {
 }
 
 TEST(WarmUp, SettingsAreReadStrictly) {
+  DeviceLimits cpu, gpu, oclgrind;
+  cpu.type = DeviceType::CPU, gpu.type = DeviceType::GPU, oclgrind.type = DeviceType::GPU;
+  oclgrind.platform_name = "Oclgrind";
   {
     const ScopedVariable unset("CLGEMM_WARM", "");
-    EXPECT_EQ(warm_mode_for(DeviceType::CPU), WarmMode::Off);
-    EXPECT_EQ(warm_mode_for(DeviceType::GPU), WarmMode::Background);
+    EXPECT_EQ(warm_mode_for(cpu), WarmMode::Off);
+    EXPECT_EQ(warm_mode_for(oclgrind), WarmMode::Off);
+    EXPECT_EQ(warm_mode_for(gpu), WarmMode::Background);
     set_default_warm_mode(WarmMode::Off);
-    EXPECT_EQ(warm_mode_for(DeviceType::GPU), WarmMode::Off);
+    EXPECT_EQ(warm_mode_for(gpu), WarmMode::Off);
     reset_default_warm_mode();
-    EXPECT_EQ(warm_mode_for(DeviceType::GPU), WarmMode::Background);
+    EXPECT_EQ(warm_mode_for(gpu), WarmMode::Background);
   }
   {
     const ScopedVariable on("CLGEMM_WARM", "background");
-    EXPECT_EQ(warm_mode_for(DeviceType::CPU), WarmMode::Background);
+    EXPECT_EQ(warm_mode_for(cpu), WarmMode::Background);
   }
   {
     const ScopedVariable bad("CLGEMM_WARM", "sometimes");
     try {
-      warm_mode_for(DeviceType::GPU);
+      warm_mode_for(gpu);
       ADD_FAILURE() << "CLGEMM_WARM=sometimes was accepted";
     } catch (const Error& error) {
       EXPECT_EQ(error.code(), ErrorCode::InvalidArgument);

@@ -77,19 +77,20 @@ int warm_cache(const cli::DeviceOptions& where, RunSettings settings,
       if (step.outcome == WarmOutcome::Failed) cli::note("failed: " + step.error);
       std::fflush(stdout);
     });
-    std::printf("%s: %zu programs in %.1f s: %zu compiled, %zu already on disk, %zu already "
-                "built, %zu failed\n",
-                precision_name(precision), report.programs, report.seconds, report.compiled,
-                report.on_disk, report.in_memory, report.failed);
+    std::printf(
+        "%s: %zu programs in %.1f s: %zu compiled, %zu already on disk, %zu already "
+        "built, %zu failed\n",
+        precision_name(precision), report.programs, report.seconds, report.compiled, report.on_disk,
+        report.in_memory, report.failed);
     total.programs += report.programs, total.compiled += report.compiled;
     total.on_disk += report.on_disk, total.in_memory += report.in_memory;
     total.failed += report.failed, total.seconds += report.seconds;
     if (total.first_error.empty()) total.first_error = report.first_error;
   }
-  std::printf("warmed %zu programs in %.1f s: %zu compiled, %zu already on disk, %zu already "
-              "built, %zu failed\n",
-              total.programs, total.seconds, total.compiled, total.on_disk, total.in_memory,
-              total.failed);
+  std::printf(
+      "warmed %zu programs in %.1f s: %zu compiled, %zu already on disk, %zu already "
+      "built, %zu failed\n",
+      total.programs, total.seconds, total.compiled, total.on_disk, total.in_memory, total.failed);
   if (total.failed == 0) return cli::kSuccess;
   cli::note(std::to_string(total.failed) + " build(s) failed; the first: " + total.first_error);
   return cli::kError;
@@ -98,12 +99,12 @@ int warm_cache(const cli::DeviceOptions& where, RunSettings settings,
 int cold_start(const cli::DeviceOptions& where, const GemmProblem& problem,
                const RunSettings& settings, bool verify) {
   // An empty cache of its own, and the drivers' own caches off, before OpenCL is loaded.
-  std::string pattern =
-      (std::filesystem::temp_directory_path() / "clgemm-cold-XXXXXX").string();
+  std::string pattern = (std::filesystem::temp_directory_path() / "clgemm-cold-XXXXXX").string();
   if (!mkdtemp(pattern.data()))
-    throw Error(ErrorCode::FileError, "cannot create a temporary cache directory '" + pattern +
-                                          "': " + std::strerror(errno),
-                Argument::File);
+    throw Error(
+        ErrorCode::FileError,
+        "cannot create a temporary cache directory '" + pattern + "': " + std::strerror(errno),
+        Argument::File);
   const std::string directory = pattern;
   struct RemoveAtExit {
     std::string path;
@@ -122,8 +123,8 @@ int cold_start(const cli::DeviceOptions& where, const GemmProblem& problem,
   bool passed = true;
   const auto check = [&](const TimedCall& call) {
     if (!verify) return std::string("not verified");
-    const auto v = verify_result(problem, a.data(), b.data(), c.data(), call.c.data(),
-                                 settings.precision);
+    const auto v =
+        verify_result(problem, a.data(), b.data(), c.data(), call.c.data(), settings.precision);
     passed = passed && v.passed;
     return std::string(v.passed ? "verified" : "FAILED VERIFICATION");
   };
@@ -142,8 +143,8 @@ int cold_start(const cli::DeviceOptions& where, const GemmProblem& problem,
   const TimedCall second = timed_call(*cold, problem, a, b, c, settings);
   std::cout << "first call (cold):      " << milliseconds(first.seconds) << " = compile "
             << milliseconds(first.seconds - second.seconds) << " + compute "
-            << milliseconds(second.seconds) << " (the second call); " << first.record.kernel
-            << " " << program_origin_name(first.record.origin) << " in "
+            << milliseconds(second.seconds) << " (the second call); " << first.record.kernel << " "
+            << program_origin_name(first.record.origin) << " in "
             << milliseconds(first.record.build_seconds) << ", " << check(first) << "\n"
             << "first result (cold):    " << milliseconds(open_cold + first.seconds)
             << " after opening the context" << std::endl;
@@ -156,10 +157,10 @@ int cold_start(const cli::DeviceOptions& where, const GemmProblem& problem,
     Context warming = cli::open_context(where);
     report = warming.warm_up(settings);
   }
-  std::printf("--warm-cache:           %.1f s for %zu programs (%zu compiled, %zu already on "
-              "disk, %zu failed)\n",
-              seconds_since(start), report.programs, report.compiled, report.on_disk,
-              report.failed);
+  std::printf(
+      "--warm-cache:           %.1f s for %zu programs (%zu compiled, %zu already on "
+      "disk, %zu failed)\n",
+      seconds_since(start), report.programs, report.compiled, report.on_disk, report.failed);
   start = Clock::now();
   Context warm = cli::open_context(where);
   const double open_warm = seconds_since(start);
@@ -168,8 +169,8 @@ int cold_start(const cli::DeviceOptions& where, const GemmProblem& problem,
   std::cout << "open context (warm):    " << milliseconds(open_warm) << "\n"
             << "first call (warm):      " << milliseconds(after.seconds) << " = load "
             << milliseconds(after.seconds - again.seconds) << " + compute "
-            << milliseconds(again.seconds) << " (the second call); " << after.record.kernel
-            << " " << program_origin_name(after.record.origin) << " in "
+            << milliseconds(again.seconds) << " (the second call); " << after.record.kernel << " "
+            << program_origin_name(after.record.origin) << " in "
             << milliseconds(after.record.build_seconds) << ", " << check(after) << "\n"
             << "first result (warm):    " << milliseconds(open_warm + after.seconds)
             << " after opening the context" << std::endl;
