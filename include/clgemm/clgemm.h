@@ -119,6 +119,22 @@ CLGEMM_API clgemm_status clgemm_context_set_precision(clgemm_context* context, i
 /* The context's precision into *out (CLGEMM_INVALID_ARGUMENT for a NULL out). */
 CLGEMM_API clgemm_status clgemm_context_get_precision(const clgemm_context* context, int* out);
 
+/* What clgemm_context_warm_up did (clgemm/warm.hpp's WarmUpReport). */
+typedef struct clgemm_warm_up_report {
+  size_t programs; /* the set's size */
+  size_t compiled, on_disk, in_memory, failed;
+  double seconds;
+} clgemm_warm_up_report;
+
+/* Builds ahead, in the context's precision, every program a call with `kernel` (NULL or "auto":
+ * every kernel `auto` may choose on this device; else a name with overrides, as for
+ * clgemm_sgemm) may need, so that later calls compile nothing: programs already built or in
+ * the disk cache are left, the others compiled and stored there. Blocking. `report` may be
+ * NULL. A build that fails is counted in report->failed and the others go on; the call then
+ * returns CLGEMM_BUILD_FAILED with the first failure in clgemm_last_error_message(). */
+CLGEMM_API clgemm_status clgemm_context_warm_up(clgemm_context* context, const char* kernel,
+                                                clgemm_warm_up_report* report);
+
 /* C = alpha * op(A) * op(B) + beta * C on host arrays, blocking. C is m x n, op(A) m x k,
  * op(B) k x n, each stored in `layout` with its leading dimension (pass a pointer past the
  * start for an offset). With beta = 0, C is not read. C is written only if the call succeeds.

@@ -10,3 +10,4 @@
 #include "clgemm/reference.hpp"
 #include "clgemm/tuning.hpp"
 #include "clgemm/version.hpp"
+#include "clgemm/warm.hpp"

@@ -24,6 +24,7 @@
 #include "clgemm/epilogue.hpp"
 #include "clgemm/kernels.hpp"
 #include "clgemm/precision.hpp"
+#include "clgemm/warm.hpp"
 
 namespace clgemm {
 
@@ -241,6 +242,25 @@ class CLGEMM_API Context {
   // built with; sgemm() does this itself, so calling it first only separates the build time.
   GemmRecord build(const std::string& kernel, const KernelOptions& overrides = {},
                    Precision precision = Precision::FP32);
+
+  // Builds ahead every program a call with `settings` may need on this device, so that no
+  // later call compiles: with kernel "auto" (the default), every kernel and parameter set
+  // `auto` may choose here for the settings' precision (the device's tuned entries at their
+  // best-matching level, in and out of gemv's regime, for one product and for batches, and the
+  // parameters derived from the device); with a named kernel, that kernel with the overrides.
+  // Each in every build variant a call can need (transposes, aligned or not, K sliced or not),
+  // with the helper kernels calls launch (scale_c, copy_padded, splitk_reduce, wgmma_pack).
+  // Product-table and epilogue (bias, activation) variants are built on a call's demand. A
+  // program already in this Context or in the disk cache is left as it is; the others are
+  // compiled, kept here and stored in the disk cache. `progress` hears of each program after
+  // it is done. A failed build is counted (WarmUpReport::failed, first_error) and the others
+  // go on; invalid settings throw as sgemm() does. Safe beside concurrent calls, which wait
+  // for a program being built rather than compile it again.
+  WarmUpReport warm_up(const RunSettings& settings = {}, const WarmUpCallback& progress = {});
+  // Whether the background warming this Context started when it opened (CLGEMM_WARM,
+  // clgemm/warm.hpp) is still running. Destroying the Context stops it after the build in
+  // progress.
+  bool warming_in_background() const;
 
   // Computes C = alpha * A * B + beta * C, blocking. `a`, `b` and `c` hold
   // problem.a_elements(), b_elements() and c_elements() floats. A call that throws leaves C

@@ -137,6 +137,25 @@ class Context:
         """Whether tf32 and 3xtf32 run on tensor cores here (else on a portable kernel)."""
         return self._native.has_tensor_cores()
 
+    def warm_up(self, kernel="auto", precision="fp32", progress=None):
+        """Builds ahead every program a call with `kernel` (default "auto": every kernel auto
+        may choose on this device) and `precision` may need, in every variant (transposes,
+        alignment, split K) with its helper kernels, so that later calls compile nothing;
+        bias and activation variants are built on demand. Programs already built or in the
+        disk cache are left; the others are compiled and stored there. `progress`, when given,
+        is called after each program with a dict (index, total, kernel, build_options,
+        outcome: "in memory", "on disk", "compiled" or "failed", seconds, error). Returns a
+        dict: programs, compiled, on_disk, in_memory, failed, seconds, first_error."""
+        _require_str(kernel, "kernel")
+        _require_str(precision, "precision")
+        return self._native.warm_up(kernel, precision, progress)
+
+    @property
+    def warming_in_background(self):
+        """Whether the background warming this Context started when it opened (CLGEMM_WARM:
+        by default on GPUs, not on CPUs) is still running."""
+        return self._native.warming_in_background
+
     def __repr__(self):
         return f"clgemm.Context(device={self.device.name!r})"
 

@@ -8,6 +8,7 @@
 // for `blocked` on PoCL with a cold cache) says on sys.stderr what it is building, once; and a
 // Ctrl-C that arrived during a call is raised as KeyboardInterrupt as soon as the call returns.
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -30,6 +31,7 @@
 #include "clgemm/gemm.hpp"
 #include "clgemm/kernels.hpp"
 #include "clgemm/precision.hpp"
+#include "clgemm/warm.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -230,9 +232,51 @@ std::tuple<GemmRecord, std::uintptr_t> sgemm_buffers(
   return {record, reinterpret_cast<std::uintptr_t>(done)};
 }
 
+// Context.warm_up: the library's warm_up with the progress reported to a Python callable
+// (under the GIL), the report as a dict.
+nb::dict warm_up(Context& context, const std::string& kernel, const std::string& precision,
+                 nb::object progress) {
+  const KernelSelection selection = parse_kernel_selection(kernel);
+  RunSettings settings;
+  settings.kernel = selection.kernel;
+  settings.overrides = selection.overrides;
+  settings.precision = parse_precision(precision);
+  WarmUpCallback callback;
+  if (!progress.is_none())
+    callback = [&progress](const WarmUpProgress& step) {
+      nb::gil_scoped_acquire locked;
+      nb::dict item;
+      item["index"] = step.index;
+      item["total"] = step.total;
+      item["kernel"] = step.kernel;
+      item["build_options"] = step.build_options;
+      item["outcome"] = warm_outcome_name(step.outcome);
+      item["seconds"] = step.seconds;
+      item["error"] = step.error;
+      progress(item);
+    };
+  WarmUpReport report;
+  {
+    nb::gil_scoped_release unlocked;
+    report = context.warm_up(settings, callback);
+  }
+  nb::dict out;
+  out["programs"] = report.programs;
+  out["compiled"] = report.compiled;
+  out["on_disk"] = report.on_disk;
+  out["in_memory"] = report.in_memory;
+  out["failed"] = report.failed;
+  out["seconds"] = report.seconds;
+  out["first_error"] = report.first_error;
+  return out;
+}
+
 }  // namespace
 
 void bind_context(nb::module_& module) {
+  // The package says on sys.stderr what a call builds (BuildNotice), where Jupyter shows it;
+  // the library's own notice on the process's stderr would repeat it.
+  set_compile_notices(false);
   nb::class_<Context>(module, "Context", "One OpenCL device and the programs built for it.")
       .def(
           "__init__",
@@ -270,7 +314,11 @@ void bind_context(nb::module_& module) {
            "Computes on host arrays, blocking; C is written only when the call succeeds.")
       .def("sgemm_buffers", &sgemm_buffers, "problem"_a, "a"_a, "b"_a, "c"_a, "queue"_a, "kernel"_a,
            "precision"_a, "wait_for"_a, "bias"_a = 0,
-           "Enqueues on cl_mem buffers on the caller's queue; returns (record, event).");
+           "Enqueues on cl_mem buffers on the caller's queue; returns (record, event).")
+      .def("warm_up", &warm_up, "kernel"_a, "precision"_a, "progress"_a = nb::none(),
+           "Builds ahead every program a call with the kernel and precision may need; returns "
+           "the report as a dict.")
+      .def_prop_ro("warming_in_background", &Context::warming_in_background);
 }
 
 }  // namespace clgemm::python

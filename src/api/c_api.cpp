@@ -166,6 +166,24 @@ clgemm_status clgemm_context_get_precision(const clgemm_context* context, int* o
   });
 }
 
+clgemm_status clgemm_context_warm_up(clgemm_context* context, const char* kernel,
+                                     clgemm_warm_up_report* report) {
+  return guarded(CallPath::Other, [&] {
+    if (!context) return clgemm::detail::null_handle();
+    const clgemm::WarmUpReport done =
+        context->context.warm_up(clgemm::detail::call_settings(*context, kernel));
+    if (report)
+      *report = {done.programs,  done.compiled, done.on_disk,
+                 done.in_memory, done.failed,   done.seconds};
+    if (done.failed > 0)
+      return clgemm::detail::record_failure(
+          CLGEMM_BUILD_FAILED, std::to_string(done.failed) + " of " +
+                                   std::to_string(done.programs) +
+                                   " programs failed to build; the first: " + done.first_error);
+    return CLGEMM_SUCCESS;
+  });
+}
+
 clgemm_status clgemm_sgemm(clgemm_context* context, int layout, int trans_a, int trans_b, int64_t m,
                            int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                            const float* b, int64_t ldb, float beta, float* c, int64_t ldc,

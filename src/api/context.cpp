@@ -1,9 +1,9 @@
-// The Context: opening a device (or adopting the caller's OpenCL context), its queues and
-// capability probes, choose() and build(). A call goes down the layers once: api/host_gemm.cpp
-// or api/buffer_gemm.cpp validate it and map it to the row-major call, plan/call_plan.cpp plans
-// it (choice/auto_resolution.cpp resolves `auto`), launch/prepare_call.cpp builds its programs
-// (launch/prepared_calls.cpp keeps them per kind of call) and launch/enqueue_call.cpp
-// enqueues them.
+// The Context: opening a device (or adopting the caller's OpenCL context) and starting its
+// background warming, its queues and capability probes, choose(), build() and warm_up(). A
+// call goes down the layers once: api/host_gemm.cpp or api/buffer_gemm.cpp validate it and map
+// it to the row-major call, plan/call_plan.cpp plans it (choice/auto_resolution.cpp resolves
+// `auto`), launch/prepare_call.cpp builds its programs (launch/prepared_calls.cpp keeps them
+// per kind of call) and launch/enqueue_call.cpp enqueues them.
 #include <algorithm>
 
 #include "clgemm/errors.hpp"
@@ -50,6 +50,7 @@ Context::Context(const DeviceRequest& request) try {
   auto selected = detail::select_device(request);
   cl::Context context(selected.device);
   state_ = std::make_unique<State>(std::move(selected), std::move(context));
+  state_->start_background_warming();
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }
@@ -67,6 +68,7 @@ Context::Context(cl_context context, cl_device_id device) try {
   } catch (const cl::Error& error) {
     throw OpenCLError(error.what(), error.err());
   }
+  state_->start_background_warming();
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }
@@ -121,6 +123,16 @@ GemmRecord Context::build(const std::string& kernel, const KernelOptions& overri
   return record_of_build(state_->prepare(settings, nullptr), reason);
 } catch (...) {
   detail::rethrow_as_clgemm_error();
+}
+
+WarmUpReport Context::warm_up(const RunSettings& settings, const WarmUpCallback& progress) try {
+  return state_->warm_up(state_->warm_set(settings), progress);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+bool Context::warming_in_background() const {
+  return !state_->background.finished();
 }
 
 }  // namespace clgemm

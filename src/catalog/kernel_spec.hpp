@@ -64,6 +64,12 @@ struct KernelSpec {
       operand_loads;
 };
 
+// Whether calls of the kernel may read an unaligned operand from an aligned copy (copy_padded,
+// plan/aligned_copy.hpp): a kernel that slices K and takes alignment hints.
+inline bool may_copy_operands(const KernelSpec& spec) {
+  return spec.slices_k && spec.uses_alignment_hints;
+}
+
 // Every kernel, in ladder order, then the production kernels; find_spec throws
 // Error(UnknownKernel) naming the valid kernels.
 const std::vector<KernelSpec>& kernel_specs();

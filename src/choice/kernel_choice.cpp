@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "catalog/kernel_spec.hpp"
+#include "choice/auto_candidates.hpp"
 #include "clgemm/errors.hpp"
 #include "clgemm/tuning.hpp"
 #include "plan/device_fill.hpp"
@@ -54,14 +55,6 @@ struct Candidate {
   double fill = 0;
   double distance = 0;
 };
-
-// Whether `kernel` computes `precision` here (a kernel that needs tensor cores or wgmma only
-// where the device has them).
-bool runs(const std::string& kernel, Precision precision, bool tensor_cores, bool wgmma = false) {
-  for (const auto& description : kernel_catalog())
-    if (description.name == kernel) return description.runs(precision, tensor_cores, wgmma);
-  return false;  // an entry put() by a program, naming no kernel of this library
-}
 
 std::string format_gflops(double gflops) {
   char text[32];
@@ -120,8 +113,6 @@ std::string packs_do_not_fit(const std::string& kernel, const KernelOptions& opt
 
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
                            const GemmProblem& problem, Precision precision, TensorCores cores) try {
-  const bool tensor_cores = cores != TensorCores::None;
-  const bool wgmma = cores == TensorCores::Wgmma;
   const Shape shape = call_shape(problem);
   const auto& problems = database.problems();
   const std::string problems_note =
@@ -130,47 +121,33 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                              " problem(s), skipped (first: " + problems.front() +
                              "; clgemm-tune --check FILE lists them all)";
   // Tensor cores are used only for a reduced precision the caller asked for. Elsewhere the
-  // reduced precisions run on the FP32 kernels' tuned parameters (they round the operands and
-  // multiply like FP32), so those entries are looked up under fp32.
-  const bool on_tensor_cores = precision != Precision::FP32 && tensor_cores;
-  const Precision tuned_as = on_tensor_cores ? precision : Precision::FP32;
-  const std::string mode = precision_name(tuned_as);
+  // reduced precisions run on the FP32 kernels' tuned parameters, looked up under fp32.
+  const bool on_cores = detail::on_tensor_cores(precision, cores);
+  const std::string mode = precision_name(on_cores ? precision : Precision::FP32);
 
-  std::string regime_kernel = on_tensor_cores ? "tensorcore" : "blocked";
+  detail::AutoScope scope{precision, cores, false, shape.batch == 1};
   std::string regime = "";
-  if (!on_tensor_cores && is_gemv_like(shape, device) && runs("gemv", precision, tensor_cores)) {
-    regime_kernel = "gemv";
+  if (detail::gemv_regime_possible(precision, cores) && is_gemv_like(shape, device)) {
+    scope.gemv_regime = true;
     regime = "GEMV-like shape " + describe_shape(shape) + ": ";
   }
+  const std::string regime_kernel = detail::regime_kernel(scope);
 
+  // The entries of the most specific level that can serve the call, each with its prediction
+  // here.
+  const detail::UsableEntries usable = detail::usable_entries(
+      database, device, scope, [&](const TunedEntry& e, const KernelOptions& options) {
+        return packs_do_not_fit(e.kernel, options, problem, precision, device);
+      });
+  const MatchLevel level = usable.level;
+  const std::string& skipped = usable.skipped;
   std::vector<Candidate> candidates;
-  std::string skipped;
-  auto skip = [&](const TunedEntry& e, const std::string& why) {
-    skipped += (skipped.empty() ? "" : "; ") + e.kernel + " ('" + e.shape_class + "') " + why;
-  };
-  // An entry of the level's that can serve this call, with its prediction here.
-  auto consider = [&](const TunedEntry& e) {
-    if (!runs(e.kernel, precision, tensor_cores, tensor_cores && wgmma))
-      return;  // another precision's kernel, or one this device does not run
-    // In the GEMV regime only gemv's entries count, and gemv's only there.
-    if ((regime_kernel == "gemv") != (e.kernel == "gemv")) return;
-    // An entry measured on a batch ran one launch for many products: its speed says nothing
-    // of a single product's launch, whose cost it never paid.
-    if (e.batch > 1 && shape.batch == 1) return;
+  for (const auto& u : usable.entries) {
+    const TunedEntry& e = u.entry;
     Candidate c;
     c.entry = &e;
     c.kernel = e.kernel;
-    try {
-      c.options = resolve_options(e.kernel, device, e.options);
-    } catch (const Error& error) {
-      skip(e, std::string("invalid here: ") + error.what());
-      return;
-    }
-    if (const auto why = packs_do_not_fit(e.kernel, c.options, problem, precision, device);
-        !why.empty()) {
-      skip(e, why);
-      return;
-    }
+    c.options = u.options;
     const Shape measured = measured_shape(e);
     c.fill = device_fill(c.kernel, c.options, shape, device);
     const double measured_fill = device_fill(c.kernel, c.options, measured, device);
@@ -180,23 +157,13 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     c.predicted_gflops = e.gflops * std::min(1.0, c.fill / std::max(measured_fill, 1e-9));
     c.distance = size_distance(shape, measured);
     candidates.push_back(std::move(c));
-  };
-  // The most specific level with a candidate: a device's own entries for batches (or for
-  // gemv) say nothing of this call, and must not hide its kind's entries that do.
-  std::vector<TunedEntry> entries;  // the candidates point into it
-  MatchLevel level = MatchLevel::DeviceType;
-  for (MatchLevel at : kMatchLevels) {
-    entries = database.entries_at(device, tuned_as, at);
-    level = at;
-    for (const auto& e : entries) consider(e);
-    if (!candidates.empty()) break;
   }
   // On tensor cores a kernel's measurement nearer to the shape bounds its farther ones: these
   // kernels run one or two work-groups per compute unit, where the fill model sees a full
   // device on a small problem as on a large one (on the H200, wgmma's 3xTF32 entry from
   // 4096^3, 78 TFLOP/s, would claim 1024^3, where its own entry measured 27.7). The FP32
   // kernels' choices, measured over the shape suite with the fill model alone, keep it.
-  if (on_tensor_cores)
+  if (on_cores)
     for (auto& c : candidates)
       for (const auto& nearer : candidates)
         if (nearer.kernel == c.kernel && nearer.distance < c.distance)

@@ -1,4 +1,5 @@
-// A kernel's build options for a call (launch/build_options.hpp).
+// A kernel's build options for a call, and the build variants calls can need
+// (launch/build_options.hpp).
 #include "launch/build_options.hpp"
 
 namespace clgemm::detail {
@@ -9,20 +10,58 @@ KernelOptions compiled_options(const KernelSpec& spec, const KernelOptions& opti
   return compiled;
 }
 
-std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
-                               const KernelCall* call, Precision precision, bool sliced_k) {
-  std::string out = format_build_options(compiled_options(spec, options));
+BuildVariant build_variant(const KernelSpec& spec, const KernelOptions& options,
+                           const KernelCall* call, bool sliced_k) {
+  BuildVariant variant;
   const bool reads_as_stored = call && !spec.packs_operands;
-  out += std::string(" -D TRANS_A=") + (reads_as_stored && call->a.transposed ? "1" : "0");
-  out += std::string(" -D TRANS_B=") + (reads_as_stored && call->b.transposed ? "1" : "0");
-  if (spec.uses_alignment_hints) {
+  variant.trans_a = reads_as_stored && call->a.transposed;
+  variant.trans_b = reads_as_stored && call->b.transposed;
+  if (spec.uses_alignment_hints && call) {
     const long vec = options.at("VEC");
-    out += std::string(" -D A_ALIGNED=") + (call && operand_aligned(call->a, vec) ? "1" : "0");
-    out += std::string(" -D B_ALIGNED=") + (call && operand_aligned(call->b, vec) ? "1" : "0");
+    variant.a_aligned = operand_aligned(call->a, vec);
+    variant.b_aligned = operand_aligned(call->b, vec);
+  }
+  variant.sliced_k = spec.slices_k && sliced_k;
+  return variant;
+}
+
+std::vector<BuildVariant> build_variants(const KernelSpec& spec) {
+  std::vector<BuildVariant> out;
+  const auto both = [](bool varies) {
+    return varies ? std::vector<bool>{false, true} : std::vector<bool>{false};
+  };
+  const bool transposes = !spec.packs_operands;
+  // Aligned first: the common case of packed leading dimensions that are multiples of VEC.
+  const std::vector<bool> aligned =
+      spec.uses_alignment_hints ? std::vector<bool>{true, false} : std::vector<bool>{false};
+  for (bool sliced : both(spec.slices_k))
+    for (bool trans_a : both(transposes))
+      for (bool trans_b : both(transposes))
+        for (bool a_aligned : aligned)
+          for (bool b_aligned : aligned)
+            out.push_back({trans_a, trans_b, a_aligned, b_aligned, sliced});
+  return out;
+}
+
+std::string variant_build_options(const KernelSpec& spec, const KernelOptions& options,
+                                  const BuildVariant& variant, Precision precision) {
+  std::string out = format_build_options(compiled_options(spec, options));
+  out += std::string(" -D TRANS_A=") + (variant.trans_a ? "1" : "0");
+  out += std::string(" -D TRANS_B=") + (variant.trans_b ? "1" : "0");
+  if (spec.uses_alignment_hints) {
+    out += std::string(" -D A_ALIGNED=") + (variant.a_aligned ? "1" : "0");
+    out += std::string(" -D B_ALIGNED=") + (variant.b_aligned ? "1" : "0");
   }
   if (spec.description.precisions.size() > 1 || spec.description.precisions[0] != Precision::FP32)
     out += " -D PRECISION=" + std::to_string(int(precision));
-  if (spec.slices_k && sliced_k) out += " -D SLICED_K=1";
+  if (spec.slices_k && variant.sliced_k) out += " -D SLICED_K=1";
+  return out;
+}
+
+std::string call_build_options(const KernelSpec& spec, const KernelOptions& options,
+                               const KernelCall* call, Precision precision, bool sliced_k) {
+  std::string out =
+      variant_build_options(spec, options, build_variant(spec, options, call, sliced_k), precision);
   if (call) out += batch_build_options(*call) + epilogue_build_options(call->epilogue);
   return out;
 }

@@ -18,9 +18,12 @@
 #include "catalog/kernel_spec.hpp"
 #include "clgemm/gemm.hpp"
 #include "clgemm/tuning.hpp"
+#include "clgemm/warm.hpp"
 #include "host/engine_sets.hpp"
+#include "launch/background_warming.hpp"
 #include "launch/build_options.hpp"
 #include "launch/kernel_launch.hpp"
+#include "launch/warm_set.hpp"
 #include "launch/workspace.hpp"
 #include "plan/aligned_copy.hpp"
 #include "plan/edge_split.hpp"
@@ -183,6 +186,21 @@ struct __attribute__((visibility("hidden"))) Context::State {
   detail::PreparedKernel prepare(const RunSettings& settings, const detail::KernelCall* call,
                                  detail::CopyChoice* copies = nullptr,
                                  detail::SplitPlan* split = nullptr);
+  // prepare()'s build of the kernel with the options `build_options_for` gives for its
+  // resolved parameters (again under a lower work-group limit where the built kernel needs
+  // it). Warming (`warming` given, its outcome stored there): programs.warm() instead of get(),
+  // and a program left in the disk cache comes back with `built` null.
+  detail::PreparedKernel prepare_build(
+      const RunSettings& settings,
+      const std::function<std::string(const KernelOptions&)>& build_options_for,
+      WarmOutcome* warming = nullptr);
+  // programs.get(), or programs.warm() when `warming` is given (null when left on disk).
+  std::shared_ptr<const detail::BuiltProgram> program(const std::string& kernel,
+                                                      const std::string& entry_point,
+                                                      const detail::KernelSource& source,
+                                                      const std::string& build_options,
+                                                      bool& cached, detail::PtxRewrite rewrite,
+                                                      WarmOutcome* warming = nullptr);
   // Checks the caller's kernel, parameters and precision (each an error when invalid, even
   // for a call with nothing to compute) and decides what the call runs; a GEMM's sizes are
   // checked against the kernel's index range (check_index_range).
@@ -231,7 +249,8 @@ struct __attribute__((visibility("hidden"))) Context::State {
   // as large as the device and the built kernel allow, up to 16 x 16; `extra_options` are
   // added to the build's (the epilogue's).
   detail::PreparedKernel prepare_helper(const std::string& kernel,
-                                        const std::string& extra_options = "");
+                                        const std::string& extra_options = "",
+                                        WarmOutcome* warming = nullptr);
   // Enqueues the prepared launches on `queue` for `call` (buffers filled in): the first waits
   // for `wait`, each later one for the one before, and `event` receives the last one's event.
   void enqueue(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
@@ -254,6 +273,22 @@ struct __attribute__((visibility("hidden"))) Context::State {
   // The engine sets of this Context, made on first use.
   detail::EnginePool& engine_pool();
   std::unique_ptr<detail::EnginePool> engine_pool_;  // guarded by `mutex` until made
+  // Warming (choice/warm_up.cpp). Every program a call with `settings` may build on this
+  // device, none twice, the most common first: for "auto", every kernel and parameter set
+  // auto_kernels() finds for the settings' precision, else the settings' kernel; each in every
+  // build variant calls can need (build_variants), with the helpers they launch (scale_c,
+  // copy_padded, splitk_reduce, wgmma_pack). Without product tables and epilogues, whose
+  // variants are built on demand.
+  std::vector<detail::WarmProgram> warm_set(const RunSettings& settings);
+  // Makes sure each program of `set` is built or in the disk cache (ProgramCache::warm),
+  // reporting each to `progress`; stops early once `stop` is set. A failed build is counted
+  // and reported, and the others go on.
+  WarmUpReport warm_up(const std::vector<detail::WarmProgram>& set, const WarmUpCallback& progress,
+                       const std::atomic<bool>* stop = nullptr);
+  // Starts warming `auto`'s FP32 set in the background when warm_mode_for(device) says so.
+  void start_background_warming();
+  // Last: destroyed first, so the thread is joined while everything it uses still lives.
+  detail::BackgroundWarming background;
 };
 
 // The record of a call that runs `prepared`.

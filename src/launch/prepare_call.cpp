@@ -1,7 +1,7 @@
 // Preparing a planned call (Context::State, launch/context_state.hpp): the programs each launch
 // needs (the kernel, built again under a lower work-group limit where the built kernel allows
 // fewer work-items than derived; the copies, packs, reduction and scale_c helpers) and the
-// workspace they share.
+// workspace they share; the same steps build a program ahead when warming (warm_up.cpp).
 #include <algorithm>
 #include <cstdint>
 
@@ -41,10 +41,47 @@ void Context::State::check_precision(const detail::KernelSpec& spec, Precision p
                 Argument::Kernel);
 }
 
+std::shared_ptr<const detail::BuiltProgram> Context::State::program(
+    const std::string& kernel, const std::string& entry_point, const detail::KernelSource& source,
+    const std::string& build_options, bool& cached, detail::PtxRewrite rewrite,
+    WarmOutcome* warming) {
+  if (!warming)
+    return programs.get(kernel, entry_point, source.text, source.hash, build_options, cached,
+                        rewrite);
+  auto warmed =
+      programs.warm(kernel, entry_point, source.text, source.hash, build_options, rewrite);
+  *warming = warmed.outcome;
+  cached = warmed.outcome != WarmOutcome::Compiled;
+  return warmed.built;
+}
+
 detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
                                                const detail::KernelCall* call,
                                                detail::CopyChoice* copies,
                                                detail::SplitPlan* split) {
+  const detail::KernelSpec& spec = detail::find_spec(settings.kernel);
+  return prepare_build(settings, [&](const KernelOptions& options) {
+    const detail::KernelCall* reads = call;
+    detail::KernelCall effective;
+    if (call && copies) {
+      *copies = choose_copies(spec, options, *call);
+      effective = copied_call(*call, *copies, options);
+      reads = &effective;
+    }
+    bool sliced = false;
+    if (call && copies && split && spec.slices_k) {
+      *split =
+          plan_split(spec, options, *call, copies_floats(*call, *copies, options) * sizeof(float));
+      sliced = split->slices.slices > 1;
+    }
+    return detail::call_build_options(spec, options, reads, settings.precision, sliced);
+  });
+}
+
+detail::PreparedKernel Context::State::prepare_build(
+    const RunSettings& settings,
+    const std::function<std::string(const KernelOptions&)>& build_options_for,
+    WarmOutcome* warming) {
   detail::PreparedKernel prepared;
   prepared.name = settings.kernel;
   prepared.spec = &detail::find_spec(settings.kernel);
@@ -66,24 +103,11 @@ detail::PreparedKernel Context::State::prepare(const RunSettings& settings,
   // built; if the derived work-group exceeds it, derive again under that limit.
   for (int attempt = 0;; ++attempt) {
     prepared.options = options_for(settings.kernel, limits, settings.overrides);
-    const detail::KernelCall* reads = call;
-    detail::KernelCall effective;
-    if (call && copies) {
-      *copies = choose_copies(*prepared.spec, prepared.options, *call);
-      effective = copied_call(*call, *copies, prepared.options);
-      reads = &effective;
-    }
-    bool sliced = false;
-    if (call && copies && split && prepared.spec->slices_k) {
-      *split = plan_split(*prepared.spec, prepared.options, *call,
-                          copies_floats(*call, *copies, prepared.options) * sizeof(float));
-      sliced = split->slices.slices > 1;
-    }
-    prepared.build_options = detail::call_build_options(*prepared.spec, prepared.options, reads,
-                                                        settings.precision, sliced);
+    prepared.build_options = build_options_for(prepared.options);
     prepared.built =
-        programs.get(settings.kernel, prepared.spec->entry_point, source.text, source.hash,
-                     prepared.build_options, prepared.cached, prepared.spec->ptx_rewrite);
+        program(settings.kernel, prepared.spec->entry_point, source, prepared.build_options,
+                prepared.cached, prepared.spec->ptx_rewrite, warming);
+    if (!prepared.built) return prepared;  // warming: left in the disk cache
     const auto wg = prepared.spec->work_group(prepared.options);
     const std::size_t items = wg[0] * wg[1];
     const std::size_t kernel_limit = prepared.built->kernel_work_group_size;
@@ -195,7 +219,8 @@ void Context::State::plan_packing(detail::PreparedCall& out, Precision precision
 }
 
 detail::PreparedKernel Context::State::prepare_helper(const std::string& kernel,
-                                                      const std::string& extra_options) {
+                                                      const std::string& extra_options,
+                                                      WarmOutcome* warming) {
   detail::PreparedKernel prepared;
   prepared.name = kernel;
   const auto& source = this->source(kernel + ".cl");
@@ -204,8 +229,9 @@ detail::PreparedKernel Context::State::prepare_helper(const std::string& kernel,
     while (side > 1 && side * side > selected.limits.max_work_group_size) side /= 2;
     prepared.options = {{"WG_X", long(side)}, {"WG_Y", long(side)}};
     prepared.build_options = format_build_options(prepared.options) + extra_options;
-    prepared.built = programs.get(kernel, kernel, source.text, source.hash, prepared.build_options,
-                                  prepared.cached);
+    prepared.built = program(kernel, kernel, source, prepared.build_options, prepared.cached,
+                             detail::PtxRewrite::None, warming);
+    if (!prepared.built) return prepared;  // warming: left in the disk cache
     if (side * side <= prepared.built->kernel_work_group_size || side == 1) return prepared;
     side /= 2;
   }

@@ -13,7 +13,7 @@ detail::CopyChoice Context::State::choose_copies(const detail::KernelSpec& spec,
                                                  const KernelOptions& options,
                                                  const detail::KernelCall& call) {
   // A copy is of one matrix: batches read their operands where they are.
-  if (!spec.slices_k || !spec.uses_alignment_hints || call.batched()) return {};
+  if (!detail::may_copy_operands(spec) || call.batched()) return {};
   const long vec = options.at("VEC");
   const auto mode = options.find("ALIGN_COPY");
   detail::CopyChoice choice = detail::choose_copies(

@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "clgemm/errors.hpp"
+#include "clgemm/kernels.hpp"
+#include "runtime/compile_notice.hpp"
 #include "runtime/launch_order.hpp"
 
 namespace clgemm {
@@ -79,9 +81,8 @@ ProgramCache::ProgramCache(cl::Context context, cl::Device device, const DeviceL
       chain_launches_(launches_need_chaining(limits)),
       disk_(limits, binary_cache_directory()) {}
 
-std::shared_ptr<const BuiltProgram> ProgramCache::get(
-    const std::string& kernel_name, const std::string& entry_point, const std::string& source,
-    std::uint64_t source_hash, const std::string& options, bool& cached, PtxRewrite rewrite) {
+void ProgramCache::check_rewrite(const std::string& kernel_name, const std::string& options,
+                                 PtxRewrite rewrite) const {
   if (rewrite != PtxRewrite::None && !runs_sm90a_)
     throw BuildError(kernel_name, device_name_, options,
                      std::string("the build asks for its PTX rewritten to ") +
@@ -89,18 +90,49 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(
                          ", which only NVIDIA devices of compute capability 9.0 run; this device "
                          "has " +
                          architecture_);
-  // Held across the build: concurrent requests for one program wait for a single compile.
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto key = std::make_tuple(source_hash, options, rewrite);
-  if (auto it = programs_.find(key); it != programs_.end()) {
-    cached = true;
-    return it->second;
-  }
-  cached = false;
+}
 
+std::shared_ptr<ProgramCache::Slot> ProgramCache::slot(const Key& key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = programs_[key];
+  if (!slot) slot = std::make_shared<Slot>();
+  return slot;
+}
+
+std::shared_ptr<const BuiltProgram> ProgramCache::get(
+    const std::string& kernel_name, const std::string& entry_point, const std::string& source,
+    std::uint64_t source_hash, const std::string& options, bool& cached, PtxRewrite rewrite) {
+  check_rewrite(kernel_name, options, rewrite);
+  const auto program = slot(std::make_tuple(source_hash, options, rewrite));
+  // Held across the build: concurrent requests for one program wait for a single compile.
+  std::lock_guard<std::mutex> lock(program->building);
+  cached = program->built != nullptr;
+  if (!cached)
+    program->built = build(kernel_name, entry_point, source, options,
+                           disk_.key(options, source_hash, rewrite), rewrite, /*notice=*/true);
+  return program->built;
+}
+
+ProgramCache::Warmed ProgramCache::warm(const std::string& kernel_name,
+                                        const std::string& entry_point, const std::string& source,
+                                        std::uint64_t source_hash, const std::string& options,
+                                        PtxRewrite rewrite) {
+  check_rewrite(kernel_name, options, rewrite);
+  const auto program = slot(std::make_tuple(source_hash, options, rewrite));
+  std::lock_guard<std::mutex> lock(program->building);
+  if (program->built) return {WarmOutcome::InMemory, program->built};
+  const std::string disk_key = disk_.key(options, source_hash, rewrite);
+  if (disk_.load(disk_key)) return {WarmOutcome::OnDisk, nullptr};
+  program->built = build(kernel_name, entry_point, source, options, disk_key, rewrite,
+                         /*notice=*/false);
+  return {WarmOutcome::Compiled, program->built};
+}
+
+std::shared_ptr<const BuiltProgram> ProgramCache::build(
+    const std::string& kernel_name, const std::string& entry_point, const std::string& source,
+    const std::string& options, const std::string& disk_key, PtxRewrite rewrite, bool notice) {
   const auto start = std::chrono::steady_clock::now();
   auto built = std::make_shared<BuiltProgram>();
-  const std::string disk_key = disk_.key(options, source_hash, rewrite);
   if (chain_launches_) built->launch_order_key = disk_key + " | " + entry_point;
   if (auto binary = disk_.load(disk_key)) {
     if (auto program = program_from_binary(context_, device_, *binary, options)) {
@@ -109,10 +141,14 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(
     }
   }
   // A compile from source counts (programs_compiling()) until the kernel's first queries
-  // return: some drivers (PoCL) finish compiling there, not in clBuildProgram.
+  // return: some drivers (PoCL) finish compiling there, not in clBuildProgram. So does the
+  // notice's watchdog.
   std::optional<CompileInProgress> compiling;
+  std::optional<CompileNotice> slow;
   if (!built->from_disk_cache) {
     compiling.emplace();
+    if (notice && compile_notices_enabled())
+      slow.emplace(compile_notice_text(kernel_name, device_name_, disk_.enabled()));
     built->program = compile(kernel_name, source, options, rewrite);
     const auto binaries = built->program.getInfo<CL_PROGRAM_BINARIES>();
     if (!binaries.empty()) disk_.store(disk_key, binaries.front());
@@ -132,10 +168,10 @@ std::shared_ptr<const BuiltProgram> ProgramCache::get(
     throw BuildError(kernel_name, device_name_, options,
                      "the program built, but defines no __kernel '" + entry_point + "'");
   }
+  slow.reset();
   compiling.reset();
   built->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  programs_.emplace(key, built);
   return built;
 }
 

@@ -1,8 +1,10 @@
 // Internal: building kernel programs and keeping them per context, keyed by the source hash,
 // the full option string and the PTX rewrite, so each (kernel, options, rewrite) is built once
 // per context; the compiled binary is also kept on disk (BinaryCache) so later processes skip
-// the compiler. A build may ask for its PTX rewritten to sm_90a (ptx_rewrite.hpp): compiled
-// from source, its PTX rewritten, then built again from that PTX.
+// the compiler. A call that compiles says so when the compile is slow (compile_notice.hpp);
+// warming (warm()) makes sure a program is in memory or on disk without loading it. A build may ask
+// for its PTX rewritten to sm_90a (ptx_rewrite.hpp): compiled from source, its PTX rewritten, then
+// built again from that PTX.
 #pragma once
 
 #include <array>
@@ -14,6 +16,7 @@
 #include <tuple>
 
 #include "clgemm/device.hpp"
+#include "clgemm/warm.hpp"
 #include "runtime/binary_cache.hpp"
 #include "runtime/kernel_pool.hpp"
 #include "runtime/ptx_rewrite.hpp"
@@ -43,12 +46,43 @@ class ProgramCache {
   // when the rewrite is asked for on a device that does not run sm_90a (runs_sm90a) or refuses
   // the PTX, and when PTX built without the rewrite holds its markers. `cached` tells whether
   // the program was already there.
+  // Concurrent requests for one program wait for a single build; different programs build at
+  // the same time. A compile from source that lasts over a second prints the compile notice.
   std::shared_ptr<const BuiltProgram> get(const std::string& kernel_name,
                                           const std::string& entry_point, const std::string& source,
                                           std::uint64_t source_hash, const std::string& options,
                                           bool& cached, PtxRewrite rewrite = PtxRewrite::None);
 
+  // Makes sure a later get() of the program needs no compile: InMemory (with the program) when
+  // it is built in this context, OnDisk (without it; it stays there) when the disk cache holds
+  // an intact binary, else Compiled: built from source as get() builds it, kept and stored,
+  // without the notice. Throws like get().
+  struct Warmed {
+    WarmOutcome outcome = WarmOutcome::Compiled;
+    std::shared_ptr<const BuiltProgram> built;  // null for OnDisk
+  };
+  Warmed warm(const std::string& kernel_name, const std::string& entry_point,
+              const std::string& source, std::uint64_t source_hash, const std::string& options,
+              PtxRewrite rewrite = PtxRewrite::None);
+
  private:
+  // One program: built once, under its own lock, while other programs build beside it.
+  struct Slot {
+    std::mutex building;                        // held across the build
+    std::shared_ptr<const BuiltProgram> built;  // null until built
+  };
+  using Key = std::tuple<std::uint64_t, std::string, PtxRewrite>;
+  // Throws BuildError when `rewrite` is asked for on a device that does not run sm_90a.
+  void check_rewrite(const std::string& kernel_name, const std::string& options,
+                     PtxRewrite rewrite) const;
+  std::shared_ptr<Slot> slot(const Key& key);
+  // Loads the program from the disk cache or compiles it (storing the binary), then queries
+  // its entry point; `notice`: print the compile notice when compiling takes over a second.
+  std::shared_ptr<const BuiltProgram> build(const std::string& kernel_name,
+                                            const std::string& entry_point,
+                                            const std::string& source, const std::string& options,
+                                            const std::string& disk_key, PtxRewrite rewrite,
+                                            bool notice);
   // Compiles from source and applies the rewrite (NVIDIA: checks the PTX for markers when
   // there is none); throws BuildError with the log, options and device on failure.
   cl::Program compile(const std::string& kernel_name, const std::string& source,
@@ -66,9 +100,8 @@ class ProgramCache {
   std::string architecture_;  // vendor and compute capability, for the rewrite's errors
   bool chain_launches_;
   BinaryCache disk_;
-  std::mutex mutex_;
-  std::map<std::tuple<std::uint64_t, std::string, PtxRewrite>, std::shared_ptr<const BuiltProgram>>
-      programs_;
+  std::mutex mutex_;  // guards programs_ (not the builds)
+  std::map<Key, std::shared_ptr<Slot>> programs_;
 };
 
 }  // namespace clgemm::detail

@@ -77,6 +77,10 @@ Context open_context(const DeviceOptions& options) {
 
 int run_tool(CLI::App& app, int argc, char** argv, const std::function<int()>& body) {
   g_tool = app.get_name();
+  // The tools measure and say what they build themselves: no background warming unless
+  // CLGEMM_WARM asks for it, and no library notice beside their own (build_notice).
+  set_default_warm_mode(WarmMode::Off);
+  set_compile_notices(false);
   try {
     add_common_flags(app);
     try {

@@ -1,7 +1,8 @@
 // clgemm-run: builds one kernel (or the whole ladder), runs it on random matrices (one product or
 // a batch, with or without a fused bias and activation), verifies the result against the
 // double-accumulated host reference and reports the enqueue + finish time and GFLOP/s. Build,
-// upload and download times are reported on lines of their own.
+// upload and download times are reported on lines of their own. --warm-cache and --cold are
+// modes of their own (run_modes.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cfloat>
@@ -14,6 +15,7 @@
 
 #include "clgemm/clgemm.hpp"
 #include "common/cli_support.hpp"
+#include "run/run_modes.hpp"
 
 namespace {
 
@@ -38,6 +40,8 @@ struct Arguments {
   std::string bias = "none", activation = "none";
   std::int64_t bias_stride = 0;
   std::vector<double> clamp;  // LO,HI for --act clamp
+  bool warm_cache = false;    // --warm-cache
+  bool cold = false;          // --cold
 };
 
 // The inputs of one run: A, B and C, and the product table and bias vector the problem points
@@ -70,6 +74,18 @@ std::string batch_text(const clgemm::GemmProblem& problem) {
          " stride_a=" + std::to_string(problem.stride_a) +
          " stride_b=" + std::to_string(problem.stride_b) +
          " stride_c=" + std::to_string(problem.stride_c);
+}
+
+// "a,b" as {"a", "b"}; "" as {""}.
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    items.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
 }
 
 // One kernel's measurement (clgemm/measure.hpp): the first call builds the program and is
@@ -232,6 +248,18 @@ void print_table(const std::vector<KernelRun>& runs) {
   }
 }
 
+// --precision: one precision name, or (for --warm-cache) several separated by commas.
+CLI::Validator precision_list() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        for (const auto& name : split_list(text))
+          if (name != "fp32" && name != "tf32" && name != "3xtf32")
+            return "'" + name + "' is not one of fp32, tf32, 3xtf32";
+        return {};
+      },
+      "fp32|tf32|3xtf32[,...]", "PRECISION");
+}
+
 void add_options(CLI::App& app, Arguments& args) {
   std::string kernel_names = "auto (the tuned choice), all (the whole ladder)";
   for (const auto& k : clgemm::kernel_catalog()) kernel_names += ", " + k.name;
@@ -305,9 +333,16 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("-D,--define", args.defines, "override a kernel parameter, e.g. -D TILE=8");
   app.add_option("--precision", args.precision,
                  "fp32, tf32 (operands rounded to TF32) or 3xtf32 (three TF32 products, FP32 "
-                 "accuracy); tensor cores where the device has them")
+                 "accuracy); tensor cores where the device has them. With --warm-cache, a "
+                 "comma-separated list")
       ->capture_default_str()
-      ->check(CLI::IsMember({"fp32", "tf32", "3xtf32"}));
+      ->check(precision_list());
+  app.add_flag("--warm-cache", args.warm_cache,
+               "build every program a call of --kernel (default auto) may need on this device "
+               "into the disk cache, for each --precision, printing each; then exit");
+  app.add_flag("--cold", args.cold,
+               "measure the time to the first result with an empty cache: the first call of the "
+               "problem (compile + compute), then again after warming the cache");
   clgemm::cli::add_device_flags(app, args.where);
   app.add_flag("--json", args.json, "print one JSON object per kernel run instead of text");
   app.add_flag("!--no-verify", args.verify, "skip the comparison with the host reference");
@@ -377,7 +412,28 @@ clgemm::GemmProblem make_problem(const Arguments& args, Inputs& inputs) {
   return problem;
 }
 
+// --warm-cache: the kernel (auto, or a name with -D overrides) in each precision listed.
+int run_warm_cache(const Arguments& args) {
+  if (args.kernel == "all")
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                        "--warm-cache builds auto's programs or one kernel's, not --kernel all");
+  clgemm::RunSettings settings;
+  settings.kernel = args.kernel == "auto" ? "auto" : clgemm::find_kernel(args.kernel).name;
+  settings.overrides = clgemm::cli::parse_defines(args.defines);
+  std::vector<clgemm::Precision> precisions;
+  for (const auto& name : split_list(args.precision))
+    precisions.push_back(clgemm::parse_precision(name));
+  return clgemm::run::warm_cache(args.where, settings, precisions);
+}
+
 int run_gemm(const Arguments& args) {
+  if (args.warm_cache && args.cold)
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                        "--warm-cache and --cold are two modes: give one");
+  if (args.warm_cache) return run_warm_cache(args);
+  if (args.precision.find(',') != std::string::npos)
+    throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                        "--precision takes one precision, except with --warm-cache");
   Inputs inputs;
   clgemm::GemmProblem problem = make_problem(args, inputs);
   const clgemm::KernelOptions overrides = clgemm::cli::parse_defines(args.defines);
@@ -388,6 +444,19 @@ int run_gemm(const Arguments& args) {
   const std::string kernel =  // unknown names fail before a device is opened
       args.kernel == "all" || args.kernel == "auto" ? args.kernel
                                                     : clgemm::find_kernel(args.kernel).name;
+  if (args.cold) {
+    if (kernel == "all")
+      throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                          "--cold measures one kernel (auto by default), not --kernel all");
+    clgemm::RunSettings settings;
+    settings.kernel = kernel;
+    settings.overrides = overrides;
+    settings.precision = precision;
+    if (!inputs.bias.empty() || problem.epilogue.bias != clgemm::Bias::None)
+      throw clgemm::Error(clgemm::ErrorCode::InvalidArgument,
+                          "--cold measures a problem without a bias");
+    return clgemm::run::cold_start(args.where, problem, settings, args.verify);
+  }
 
   auto context = clgemm::cli::open_context(args.where);
   const auto& device = context.device();

@@ -1,0 +1,101 @@
+// The tuned entries `auto` weighs for a kind of call, and every kernel `auto` may choose on a
+// device (choice/auto_candidates.hpp).
+#include "choice/auto_candidates.hpp"
+
+#include <algorithm>
+
+#include "clgemm/errors.hpp"
+
+namespace clgemm::detail {
+
+namespace {
+
+// Whether `kernel` computes `precision` here (a kernel that needs tensor cores or wgmma only
+// where the device has them).
+bool runs(const std::string& kernel, Precision precision, TensorCores cores) {
+  const bool tensor_cores = cores != TensorCores::None;
+  for (const auto& description : kernel_catalog())
+    if (description.name == kernel)
+      return description.runs(precision, tensor_cores, cores == TensorCores::Wgmma);
+  return false;  // an entry put() by a program, naming no kernel of this library
+}
+
+}  // namespace
+
+bool on_tensor_cores(Precision precision, TensorCores cores) {
+  return precision != Precision::FP32 && cores != TensorCores::None;
+}
+
+bool gemv_regime_possible(Precision precision, TensorCores cores) {
+  return !on_tensor_cores(precision, cores) && runs("gemv", precision, cores);
+}
+
+std::string regime_kernel(const AutoScope& scope) {
+  if (on_tensor_cores(scope.precision, scope.cores)) return "tensorcore";
+  return scope.gemv_regime ? "gemv" : "blocked";
+}
+
+UsableEntries usable_entries(
+    const TuningDatabase& database, const DeviceLimits& device, const AutoScope& scope,
+    const std::function<std::string(const TunedEntry&, const KernelOptions&)>& unfit) {
+  // Elsewhere than on tensor cores the reduced precisions run on the FP32 kernels' tuned
+  // parameters (they round the operands and multiply like FP32): looked up under fp32.
+  const Precision tuned_as =
+      on_tensor_cores(scope.precision, scope.cores) ? scope.precision : Precision::FP32;
+  UsableEntries out;
+  auto skip = [&out](const TunedEntry& e, const std::string& why) {
+    out.skipped +=
+        (out.skipped.empty() ? "" : "; ") + e.kernel + " ('" + e.shape_class + "') " + why;
+  };
+  for (MatchLevel at : kMatchLevels) {
+    out.level = at;
+    for (auto& e : database.entries_at(device, tuned_as, at)) {
+      if (!runs(e.kernel, scope.precision, scope.cores))
+        continue;  // another precision's kernel, or one this device does not run
+      // In the GEMV regime only gemv's entries count, and gemv's only there.
+      if (scope.gemv_regime != (e.kernel == "gemv")) continue;
+      // An entry measured on a batch ran one launch for many products: its speed says nothing
+      // of a single product's launch, whose cost it never paid.
+      if (e.batch > 1 && scope.single_product) continue;
+      KernelOptions options;
+      try {
+        options = resolve_options(e.kernel, device, e.options);
+      } catch (const Error& error) {
+        skip(e, std::string("invalid here: ") + error.what());
+        continue;
+      }
+      if (unfit)
+        if (const std::string why = unfit(e, options); !why.empty()) {
+          skip(e, why);
+          continue;
+        }
+      out.entries.push_back({std::move(e), std::move(options)});
+    }
+    if (!out.entries.empty()) break;
+  }
+  return out;
+}
+
+std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
+                                          const DeviceLimits& device, Precision precision,
+                                          TensorCores cores) {
+  std::vector<KernelSelection> out;
+  const auto add = [&out](const std::string& kernel, const KernelOptions& overrides) {
+    const bool known = std::any_of(out.begin(), out.end(), [&](const KernelSelection& s) {
+      return s.kernel == kernel && s.overrides == overrides;
+    });
+    if (!known) out.push_back({kernel, overrides});
+  };
+  for (bool gemv : {false, true}) {
+    if (gemv && !gemv_regime_possible(precision, cores)) continue;
+    for (bool single : {true, false}) {
+      const AutoScope scope{precision, cores, gemv, single};
+      for (const auto& usable : usable_entries(database, device, scope).entries)
+        add(usable.entry.kernel, usable.entry.options);
+      add(regime_kernel(scope), {});
+    }
+  }
+  return out;
+}
+
+}  // namespace clgemm::detail

@@ -1,0 +1,60 @@
+// Internal: the tuned entries `auto` weighs for a kind of call (choose_kernel,
+// kernel_choice.cpp) and, by the same rules, every kernel and parameter set `auto` may run on
+// a device (auto_kernels), which warming builds ahead (choice/warm_up.cpp).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "clgemm/tuning.hpp"
+
+namespace clgemm::detail {
+
+// The kind of call `auto` chooses for: everything of the call its choice of entries depends on
+// besides the shape, which only weighs them.
+struct AutoScope {
+  Precision precision = Precision::FP32;
+  TensorCores cores = TensorCores::None;
+  bool gemv_regime = false;    // the call is in gemv's regime (is_gemv_like)
+  bool single_product = true;  // a batch of one
+};
+
+// Whether the call's precision runs on tensor cores: a reduced precision on a device with them.
+bool on_tensor_cores(Precision precision, TensorCores cores);
+// Whether gemv's regime can exist for this precision here: gemv is catalogued, computes the
+// precision, and the precision does not run on tensor cores.
+bool gemv_regime_possible(Precision precision, TensorCores cores);
+// The kernel `auto` runs with derived parameters in the scope: tensorcore on tensor cores,
+// gemv in its regime, else blocked.
+std::string regime_kernel(const AutoScope& scope);
+
+struct UsableEntry {
+  TunedEntry entry;
+  KernelOptions options;  // resolved for the device
+};
+struct UsableEntries {
+  std::vector<UsableEntry> entries;
+  MatchLevel level = MatchLevel::DeviceType;
+  std::string skipped;  // the entries found unusable on the way, and why
+};
+
+// The entries that can serve a call of `scope` on `device`, at the most specific level that has
+// any (a device's own entries for batches, or for gemv's regime, do not hide its kind's entries
+// that serve a single product): of a kernel that computes the precision here, gemv's only in its
+// regime and only gemv's there, measured on a batch only for a batch, with options valid here,
+// and for which `unfit` (when given) returns "" (else its text is why it was skipped).
+UsableEntries usable_entries(
+    const TuningDatabase& database, const DeviceLimits& device, const AutoScope& scope,
+    const std::function<std::string(const TunedEntry&, const KernelOptions&)>& unfit = {});
+
+// Every kernel and parameter set `auto` may choose for `precision` on `device`: for each scope
+// (gemv's regime or not, one product or a batch), usable_entries()'s entries and the regime
+// kernel with derived parameters (overrides empty), each once, in that order. A superset where
+// a kernel's packed operands do not fit the workspace for a call (choose_kernel then looks a
+// level further).
+std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
+                                          const DeviceLimits& device, Precision precision,
+                                          TensorCores cores);
+
+}  // namespace clgemm::detail
