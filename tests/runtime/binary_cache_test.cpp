@@ -23,8 +23,12 @@ class BinaryCache : public ::testing::Test {
     directory_ = fs::temp_directory_path() / ("clgemm-cache-test-" + std::to_string(::getpid()));
     fs::remove_all(directory_);
     ASSERT_EQ(setenv("CLGEMM_CACHE_DIR", directory_.c_str(), 1), 0);
+    // Only the programs these tests build go into the directory: no background warming (on
+    // by default on GPUs) writing others beside them.
+    set_default_warm_mode(WarmMode::Off);
   }
   void TearDown() override {
+    reset_default_warm_mode();
     unsetenv("CLGEMM_CACHE_DIR");
     fs::remove_all(directory_);
   }
