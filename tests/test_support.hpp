@@ -6,14 +6,43 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "clgemm/clgemm.hpp"
 
 namespace clgemm::testing {
+
+// Sets an environment variable for its lifetime (unsets it for a null value) and restores what
+// was there before.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) previous_ = old;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ScopedVariable(const char* name, const std::string& value)
+      : ScopedVariable(name, value.c_str()) {}
+  ~ScopedVariable() {
+    if (previous_)
+      setenv(name_, previous_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> previous_;
+};
 
 // The device the tests run on: chosen like any user's (CLGEMM_PLATFORM / CLGEMM_DEVICE).
 inline Context& shared_context() {

@@ -15,29 +15,12 @@
 #include <stdexcept>
 
 #include "clgemm/clgemm.hpp"
+#include "test_support.hpp"
 
 namespace {
 
 using namespace clgemm;
-
-// Sets an environment variable for its lifetime.
-class ScopedVariable {
- public:
-  ScopedVariable(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) previous_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedVariable() {
-    if (previous_)
-      setenv(name_, previous_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> previous_;
-};
+using clgemm::testing::ScopedVariable;
 
 // A fresh, empty directory under CLGEMM_WARM_TEST_CACHE, removed afterwards.
 class FreshCache {

@@ -16,32 +16,10 @@
 namespace clgemm::testing {
 namespace {
 
-// Sets an environment variable for the scope and restores what was there before.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) previous_ = old;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (previous_)
-      setenv(name_, previous_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> previous_;
-};
-
 // The streaming engine with tiles of `edge` (M, N and K alike).
 struct Streamed {
-  ScopedEnv copy{"CLGEMM_HOST_COPY", "1"};
-  ScopedEnv tile;
+  ScopedVariable copy{"CLGEMM_HOST_COPY", "1"};
+  ScopedVariable tile;
   explicit Streamed(const char* edge) : tile("CLGEMM_HOST_TILE", edge) {}
 };
 
@@ -160,15 +138,15 @@ TEST(HostEngine, ProductTable) {
     expect_correct(p);
     for (std::int64_t edge : {5, 40}) {  // tiles inside each product; several products a piece
       const std::string text = std::to_string(edge);
-      ScopedEnv tile("CLGEMM_HOST_TILE", text.c_str());
+      ScopedVariable tile("CLGEMM_HOST_TILE", text.c_str());
       expect_correct(p);
     }
   }
 }
 
 TEST(HostEngine, OutOfCoreUnderAOneMebibyteLimit) {
-  ScopedEnv copy("CLGEMM_HOST_COPY", "1");
-  ScopedEnv limit("CLGEMM_DEVICE_MEMORY_LIMIT", "1M");
+  ScopedVariable copy("CLGEMM_HOST_COPY", "1");
+  ScopedVariable limit("CLGEMM_DEVICE_MEMORY_LIMIT", "1M");
   GemmProblem p = padded_problem(300, 200, 500);  // 0.6 + 0.4 + 0.24 MB, twice C's with beta
   std::string reason;
   expect_correct(p, "tile", std::nullopt, &reason);
@@ -177,8 +155,8 @@ TEST(HostEngine, OutOfCoreUnderAOneMebibyteLimit) {
 }
 
 TEST(HostEngine, LimitTooSmallForTheSmallestTilesNamesTheLimit) {
-  ScopedEnv copy("CLGEMM_HOST_COPY", "1");
-  ScopedEnv limit("CLGEMM_DEVICE_MEMORY_LIMIT", "64K");
+  ScopedVariable copy("CLGEMM_HOST_COPY", "1");
+  ScopedVariable limit("CLGEMM_DEVICE_MEMORY_LIMIT", "64K");
   const GemmProblem p = GemmProblem::packed(300, 200, 500);
   const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
   std::vector<float> c(p.c_elements(), 7.0f);
@@ -205,7 +183,7 @@ TEST(HostEngine, InvalidSettingsNameTheVariableAndTheForm) {
         {"CLGEMM_DEVICE_MEMORY_LIMIT", "0", "is not a byte count"},
         {"CLGEMM_HOST_TILE", "-3", "CLGEMM_HOST_TILE = '-3' is not a tile edge"},
         {"CLGEMM_HOST_TILE", "16x", "expected E (tiles of E x E, K in slabs of E) or MxN"}}) {
-    ScopedEnv bad(name, value);
+    ScopedVariable bad(name, value);
     try {
       shared_context().sgemm(p, a.data(), b.data(), c.data());
       ADD_FAILURE() << name << "=" << value << " was accepted";
@@ -247,7 +225,7 @@ TEST(HostEngine, EightThreadsAtOnce) {
 // The default engine (no forced tiles): one piece for small calls, copied or in place.
 TEST(HostEngine, SmallCallsCopiedAndInPlace) {
   for (const char* copy : {"1", "0"}) {
-    ScopedEnv env("CLGEMM_HOST_COPY", copy);
+    ScopedVariable env("CLGEMM_HOST_COPY", copy);
     expect_correct(GemmProblem::packed(1, 1, 1));
     expect_correct(padded_problem(33, 17, 65));
     GemmProblem p = padded_problem(31, 29, 300);
