@@ -28,7 +28,7 @@ std::string calibration_key(const Context& context, const CpuBlas& cpu, Precisio
   const DeviceLimits& device = context.device();
   return "host " + host_name() + " | device " + device.platform_name + " | " + device.name + " | " +
          device.driver_version + " | cpu " + cpu.library + " | precision " +
-         precision_name(precision) + " | model 1";
+         precision_name(precision) + " | model 2";
 }
 
 std::string milliseconds(double seconds) {
