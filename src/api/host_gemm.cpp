@@ -3,11 +3,9 @@
 // stages, streams tiles and computes problems larger than the device out of core. C is
 // untouched by every error raised before the engine writes into it.
 //
-// Two cases go to the engine in a simpler form where it streams through device copies (a
-// device without shared memory, or CLGEMM_HOST_COPY=1): an input array that shares memory
-// with C is read from a private copy (tiles of C are written back while later tiles still
-// read A and B), and a batch runs product by product (each a call of its own, so the
-// engine's tiling never packs several products; their programs are built by the first).
+// Where the engine streams through device copies (a device without shared memory, or
+// CLGEMM_HOST_COPY=1), an input array that shares memory with C is read from a private copy:
+// tiles of C are written back while later tiles still read A and B.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -98,21 +96,7 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
     private_copy(bias, {bias + call.epilogue.bias_offset, bias + end}, bias_copy);
     call.epilogue.bias_data = bias;
   }
-  if (call.batch == 1) return state_->sgemm_host(call, plan, settings, a, b, c);
-
-  // A batch, product by product.
-  GemmRecord record;
-  for (std::int64_t i = 0; i < call.batch; ++i) {
-    GemmProblem one = call.product(i);
-    const detail::CallPlan one_plan = state_->plan(settings, one, detail::row_major_call(one));
-    if (one_plan.kind == detail::CallKind::Nothing) continue;
-    record = state_->sgemm_host(one, one_plan, settings, a, b, c);
-  }
-  if (record.kernel.empty()) return record_of_nothing(plan);
-  record.batch = call.batch;
-  record.product_table = call.products.host != nullptr;
-  record.kernel_choice += "; the batch's " + std::to_string(call.batch) + " products one by one";
-  return record;
+  return state_->sgemm_host(call, plan, settings, a, b, c);
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

@@ -161,6 +161,7 @@ StoredBlock block_of(Matrix which, const GemmProblem& p, const TilePlan& plan, c
     block.lines = std::size_t(w.lines), block.length = std::size_t(w.length);
     block.host_ld = block.device_ld = std::size_t(std::max<std::int64_t>(host_ld(which, p), 0));
     const std::size_t base = at.lowest(which);
+    block.mirror_base = base;
     for (std::int64_t q = 0; q < products; ++q) {
       block.host_starts.push_back(at.offset(which, q));
       block.device_starts.push_back(at.offset(which, q) - base);

@@ -79,7 +79,17 @@ bool Chunker::next(Chunk& out) {
 }
 
 void pack_chunk(const StoredBlock& block, const Chunk& chunk, float* staging, unsigned threads) {
-  copy_chunk(block, chunk, staging, true, threads);
+  if (!block.mirror_base) {
+    copy_chunk(block, chunk, staging, true, threads);
+    return;
+  }
+  const float* host = block.host + *block.mirror_base + chunk.first;
+  const std::size_t total = chunk.end - chunk.first;
+  const unsigned parts = total * sizeof(float) < kParallelCopyBytes ? 1 : threads;
+  run_parallel(parts, [&](unsigned part) {
+    const std::size_t from = total * part / parts, to = total * (part + 1) / parts;
+    std::memcpy(staging + from, host + from, (to - from) * sizeof(float));
+  });
 }
 
 void unpack_chunk(const StoredBlock& block, const Chunk& chunk, const float* staging,

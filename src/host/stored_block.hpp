@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace clgemm::detail {
@@ -19,6 +20,11 @@ struct StoredBlock {
   std::vector<std::size_t> host_starts, device_starts;
   std::size_t host_ld = 0, device_ld = 0;
   std::size_t lines = 0, length = 0;
+  // Set where the device buffer mirrors the caller's array (a whole piece as the caller laid
+  // it out): device element d is host element mirror_base + d. A chunk then goes up as the
+  // host range it mirrors, gaps between its runs included, so a gap never overwrites what an
+  // earlier chunk put there (products out of order, interleaved or overlapping).
+  std::optional<std::size_t> mirror_base;
   std::size_t products() const { return host_starts.size(); }
   // Elements from the device buffer's start to the block's last element, plus one.
   std::size_t device_extent() const;

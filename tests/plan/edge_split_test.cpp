@@ -142,10 +142,7 @@ TEST(EdgeSplit, BatchesAreNotSplit) {
   p.stride_c = std::int64_t(p.c_elements());
   const Outcome out = run(p);
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
-  // A batch run as one call is not split; host arrays streamed through device copies go
-  // product by product (src/api/host_gemm.cpp), each a call of its own that may be.
-  if (out.record.kernel_choice.find("products one by one") == std::string::npos)
-    EXPECT_FALSE(split(out.record)) << out.record.kernel_choice;
+  EXPECT_FALSE(split(out.record)) << out.record.kernel_choice;
 }
 
 }  // namespace
