@@ -6,14 +6,16 @@
 #include "catalog/kernel_spec.hpp"
 #include "clgemm/errors.hpp"
 #include "support/error_boundary.hpp"
+#include "support/immortal.hpp"
 
 namespace clgemm::detail {
 
 const std::vector<KernelSpec>& kernel_specs() {
-  // The ladder in order, then the production kernels.
-  static const std::vector<KernelSpec> specs = {
-      base_spec(),       row_spec(),     private_spec(),    tile_spec(),  coarsened_spec(),
-      vectorized_spec(), blocked_spec(), tensorcore_spec(), wgmma_spec(), gemv_spec()};
+  // The ladder in order, then the production kernels. Never destroyed, like every
+  // process-wide object a Context reads (support/immortal.hpp).
+  static const auto& specs = immortal<std::vector<KernelSpec>>(std::vector<KernelSpec>{
+      base_spec(), row_spec(), private_spec(), tile_spec(), coarsened_spec(), vectorized_spec(),
+      blocked_spec(), tensorcore_spec(), wgmma_spec(), gemv_spec()});
   return specs;
 }
 
@@ -32,11 +34,11 @@ const KernelSpec& find_spec(const std::string& name) {
 namespace clgemm {
 
 const std::vector<KernelDescription>& kernel_catalog() {
-  static const std::vector<KernelDescription> catalog = [] {
+  static const auto& catalog = detail::immortal<std::vector<KernelDescription>>([] {
     std::vector<KernelDescription> out;
     for (const auto& spec : detail::kernel_specs()) out.push_back(spec.description);
     return out;
-  }();
+  }());
   return catalog;
 }
 

@@ -18,6 +18,7 @@
 #include "runtime/kernel_source.hpp"
 #include "support/error_boundary.hpp"
 #include "support/files.hpp"
+#include "support/immortal.hpp"
 #include "support/json_text.hpp"
 
 namespace clgemm {
@@ -42,9 +43,9 @@ std::string shape_class(const GemmProblem& p) {
 }
 
 const std::vector<std::string>& shape_classes() {
-  static const std::vector<std::string> classes = {
-      "tiny",   "small",        "gemv",  "thin",         "skinny",       "small-k",
-      "medium", "medium-large", "large", "batched-tiny", "batched-small"};
+  static const auto& classes = detail::immortal<std::vector<std::string>>(
+      std::vector<std::string>{"tiny", "small", "gemv", "thin", "skinny", "small-k", "medium",
+                               "medium-large", "large", "batched-tiny", "batched-small"});
   return classes;
 }
 

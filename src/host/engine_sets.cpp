@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "host/engine_counters.hpp"
+#include "support/immortal.hpp"
 
 namespace clgemm::detail {
 namespace {
@@ -26,7 +27,7 @@ void unmap_all(cl::CommandQueue& queue, std::vector<StagingChunk>& chunks) {
 }  // namespace
 
 EngineCounters& engine_counters() {
-  static EngineCounters counters;
+  static auto& counters = immortal<EngineCounters>();
   return counters;
 }
 

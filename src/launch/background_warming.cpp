@@ -7,6 +7,7 @@
 
 #include "clgemm/errors.hpp"
 #include "clgemm/warm.hpp"
+#include "support/exit_stops.hpp"
 
 #ifdef __linux__
 #include <sys/resource.h>
@@ -61,13 +62,23 @@ const char* warm_outcome_name(WarmOutcome outcome) {
 
 namespace detail {
 
-BackgroundWarming::~BackgroundWarming() {
+void BackgroundWarming::stop_and_join() {
   stop_.store(true);
   if (thread_.joinable()) thread_.join();
 }
 
+BackgroundWarming::~BackgroundWarming() {
+  // After this the exit handler no longer calls stop_and_join(); if it already has, the
+  // thread is joined and joinable() is false.
+  remove_exit_stop(this);
+  stop_and_join();
+}
+
 void BackgroundWarming::start(std::function<void(const std::atomic<bool>& stop)> work) {
   if (thread_.joinable()) return;
+  // Each build renews the exit handler (ProgramCache), so at exit it stops this thread
+  // before the objects its builds made are destroyed.
+  add_exit_stop(this, [this] { stop_and_join(); });
   finished_.store(false);
   thread_ = std::thread([this, work = std::move(work)] {
 #ifdef __linux__

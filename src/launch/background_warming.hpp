@@ -1,5 +1,7 @@
 // Internal: the thread that warms a Context in the background (CLGEMM_WARM, clgemm/warm.hpp),
-// owned by the Context's state and stopped and joined when the state is destroyed.
+// owned by the Context's state and stopped and joined when the state is destroyed, or, when
+// the program exits with the Context still open (a static Context, or one never destroyed),
+// by the exit handler of support/exit_stops.hpp.
 #pragma once
 
 #include <atomic>
@@ -13,6 +15,8 @@ class BackgroundWarming {
   BackgroundWarming() = default;
   // Sets the stop flag and joins: waits for at most the build in progress.
   ~BackgroundWarming();
+  // Sets the stop flag and joins (the exit handler's stop).
+  void stop_and_join();
   BackgroundWarming(const BackgroundWarming&) = delete;
   BackgroundWarming& operator=(const BackgroundWarming&) = delete;
 

@@ -17,6 +17,7 @@
 #include "runtime/kernel_source.hpp"
 #include "runtime/program_cache.hpp"
 #include "runtime/ptx_rewrite.hpp"
+#include "support/immortal.hpp"
 
 namespace clgemm::detail {
 namespace {
@@ -157,8 +158,8 @@ Capability remembered(const char* name, const cl::Context& context, const cl::De
                       const DeviceLimits& limits,
                       Capability (*probe)(const cl::Context&, const cl::Device&,
                                           const DeviceLimits&)) {
-  static std::mutex mutex;
-  static std::map<std::string, Capability> answers;
+  static auto& mutex = immortal<std::mutex>();
+  static auto& answers = immortal<std::map<std::string, Capability>>();
   const std::string key = std::string(name) + "\n" + limits.platform_name + "\n" + limits.name +
                           "\n" + limits.driver_version;
   std::lock_guard<std::mutex> lock(mutex);

@@ -14,6 +14,7 @@
 #include "clgemm/kernels.hpp"
 #include "support/error_boundary.hpp"
 #include "support/files.hpp"
+#include "support/immortal.hpp"
 
 namespace clgemm::detail {
 namespace fs = std::filesystem;
@@ -36,7 +37,7 @@ struct ProgramKernelDirectory {
   std::string directory;
 };
 ProgramKernelDirectory& program_kernel_directory() {
-  static ProgramKernelDirectory instance;
+  static auto& instance = immortal<ProgramKernelDirectory>();
   return instance;
 }
 
@@ -57,7 +58,7 @@ bool read_file(const fs::path& path, std::string& out) {
 // at most once (the kernels' headers have include guards; this also stops cycles).
 std::string inline_includes(const std::string& text, const fs::path& dir,
                             std::vector<std::string>& seen, const std::string& from) {
-  static const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
+  static const auto& include_line = immortal<std::regex>(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
   std::istringstream lines(text);
   std::ostringstream out;
   std::string line;

@@ -5,11 +5,13 @@
 #include <mutex>
 #include <regex>
 
+#include "support/immortal.hpp"
+
 namespace clgemm::detail {
 
 bool launches_need_chaining(const DeviceLimits& device) {
   // CL_PLATFORM_VERSION reads e.g. "OpenCL 3.0 PoCL 5.0+debian  Linux, ...".
-  static const std::regex affected(R"(PoCL (5\.0|3\.1)([^0-9]|$))");
+  static const auto& affected = immortal<std::regex>(R"(PoCL (5\.0|3\.1)([^0-9]|$))");
   return std::regex_search(device.platform_version, affected);
 }
 
@@ -23,8 +25,10 @@ void enqueue_in_order(const std::string& build_key, const cl::Context& context,
     cl_context context = nullptr;
     cl::Event event;
   };
-  static std::mutex mutex;  // held from reading the last launch to recording the new one
-  static std::map<std::string, LastLaunch> last;
+  // The lock is held from reading the last launch to recording the new one. The events are
+  // never released at exit, when the driver may already be gone (support/immortal.hpp).
+  static auto& mutex = immortal<std::mutex>();
+  static auto& last = immortal<std::map<std::string, LastLaunch>>();
   std::lock_guard<std::mutex> lock(mutex);
   LastLaunch& previous = last[build_key];
   std::vector<cl::Event> wait;

@@ -10,6 +10,7 @@
 #include "clgemm/kernels.hpp"
 #include "runtime/compile_notice.hpp"
 #include "runtime/launch_order.hpp"
+#include "support/exit_stops.hpp"
 
 namespace clgemm {
 namespace {
@@ -170,6 +171,7 @@ std::shared_ptr<const BuiltProgram> ProgramCache::build(
   }
   slow.reset();
   compiling.reset();
+  if (!built->from_disk_cache) renew_exit_handler();  // after the objects the build made
   built->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;
