@@ -5,9 +5,28 @@
 // adjacent rows and 4 adjacent columns, so each k step reads its operands from local memory
 // as float4 (one 16-byte read where the ladder issues four 4-byte ones).
 //
-// Work-item (tx, ty) owns rows ty*4 + i4*WG_M*4 + {0..3} for i4 < ITEM_M/4, and columns
-// tx*4 + j4*WG_N*4 + {0..3}: the float4 reads of a warp are consecutive 16-byte words (B) or
-// the same word (A), free of bank conflicts, and stores to C coalesce in groups of four.
+// Which groups a work-item owns. Work-item tid = ty * WG_N + tx owns the ITEM_M / 4 groups of
+// rows row_base + i4 * ROW_STRIDE + {0..3} and the ITEM_N / 4 groups of columns
+// col_base + j4 * COL_STRIDE + {0..3}:
+//  - LANES_N = 0 (the work-group layout): row_base = ty * 4, col_base = tx * 4, and the strides
+//    are the work-group's extent, WG_M * 4 and WG_N * 4. The float4 reads of a warp are
+//    consecutive 16-byte words (B) or the same word (A), and stores to C coalesce in fours; but
+//    a warp spans all TILE_N columns, so it reads ITEM_M floats of A and TILE_N of B per k.
+//  - LANES_N > 0 (warp tiles): the 32 work-items of warp tid / 32 are LANES_M = 32 / LANES_N
+//    rows of LANES_N lanes (lane_m, lane_n), and the warp owns a (LANES_M * ITEM_M) x
+//    (LANES_N * ITEM_N) sub-tile of the work-group's tile (warps ordered along N first). Within
+//    it row_base = lane_m * 4 and col_base = lane_n * 4, the strides LANES_M * 4 and
+//    LANES_N * 4: a quarter-warp's float4 reads are distinct consecutive words or one word,
+//    and a warp reads fewer floats per k (64 of each operand for 64 x 64 warp tiles where
+//    the work-group layout reads 16 of A and 256 of B). Where warps are not 32 wide this is
+//    only another assignment of outputs to work-items.
+// FRAG_PREFETCH = 1 double-buffers the fragments (a work-item's ITEM_M floats of A and ITEM_N
+// of B at one k) in registers: step k + 1's are read from local memory into the second set
+// while step k's multiply, and at the last k of a slice the next slice is stored into the
+// other page first, so that its k = 0 fragments are read during the last products.
+// LOCAL_PAD floats after each k row of the local pages (a multiple of 4, keeping the float4
+// reads aligned) move the rows of a page to other banks, so the transposing stores of an
+// operand loaded along k (A, or B transposed) stop colliding.
 //
 // It also computes the reduced precisions on any device (PRECISION, see tf32.clh): the
 // operands read from local memory are rounded to TF32 exactly as the tensor-core kernel
@@ -48,6 +67,15 @@
 #ifndef UNROLL
 #define UNROLL 1 // 1: ask the compiler to unroll the register-block loops fully
 #endif
+#ifndef LANES_N
+#define LANES_N 0 // 0: the work-group layout; else lanes of a 32-wide warp along N (1..32)
+#endif
+#ifndef FRAG_PREFETCH
+#define FRAG_PREFETCH 0 // 1: read step k + 1's fragments before step k's products
+#endif
+#ifndef LOCAL_PAD
+#define LOCAL_PAD 0 // floats after each k row of a local page, a multiple of 4
+#endif
 
 // Full unrolling keeps the accumulators in registers on GPUs; on CPUs (PoCL) the compiler
 // does as well without it, and compiles an order of magnitude faster.
@@ -62,11 +90,77 @@
 #define THREADS (WG_M * WG_N)
 #define A_LOADS (TILE_M * TILE_K / VEC / THREADS)
 #define B_LOADS (TILE_K * TILE_N / VEC / THREADS)
+#define A_PAGE_ROW (TILE_M + LOCAL_PAD) // floats from one k row of an A page to the next
+#define B_PAGE_ROW (TILE_N + LOCAL_PAD)
+
+#if LANES_N
+#define LANES_M (32 / LANES_N)    // lanes of a warp along M
+#define WARPS_N (WG_N / LANES_N)  // warps along N
+#define ROW_STRIDE (LANES_M * 4)  // rows from one of a work-item's groups of 4 to the next
+#define COL_STRIDE (LANES_N * 4)
+#else
+#define ROW_STRIDE (WG_M * 4)
+#define COL_STRIDE (WG_N * 4)
+#endif
 
 #include "tile_loading.clh"
 
 // Reads 4 adjacent floats from a local page as one 16-byte access.
 #define LOCAL_FLOAT4(page, k, x) (*(__local const float4 *)&(page)[k][x])
+
+// Reads this work-item's fragments of step k from a pair of pages: its ITEM_M floats of
+// A's column k and ITEM_N floats of B's row k, 4 at a time.
+inline __attribute__((always_inline)) void read_fragments(
+    __local const float (*a_page)[A_PAGE_ROW], __local const float (*b_page)[B_PAGE_ROW],
+    const int k, const int row_base, const int col_base, float a_reg[ITEM_M],
+    float b_reg[ITEM_N]) {
+UNROLL_LOOP
+  for (int i4 = 0; i4 < ITEM_M / 4; ++i4)
+    vstore4(LOCAL_FLOAT4(a_page, k, row_base + i4 * ROW_STRIDE), 0, a_reg + 4 * i4);
+UNROLL_LOOP
+  for (int j4 = 0; j4 < ITEM_N / 4; ++j4)
+    vstore4(LOCAL_FLOAT4(b_page, k, col_base + j4 * COL_STRIDE), 0, b_reg + 4 * j4);
+}
+
+// Adds the outer product of one step's fragments to the accumulators, in PRECISION.
+inline __attribute__((always_inline)) void accumulate(float acc[ITEM_M][ITEM_N],
+                                                      const float a_reg[ITEM_M],
+                                                      const float b_reg[ITEM_N]) {
+#if PRECISION == PRECISION_FP32
+UNROLL_LOOP
+  for (int i = 0; i < ITEM_M; ++i)
+UNROLL_LOOP
+    for (int j = 0; j < ITEM_N; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
+#else
+  float a_high[ITEM_M], b_high[ITEM_N];
+UNROLL_LOOP
+  for (int i = 0; i < ITEM_M; ++i) a_high[i] = round_tf32(a_reg[i]);
+UNROLL_LOOP
+  for (int j = 0; j < ITEM_N; ++j) b_high[j] = round_tf32(b_reg[j]);
+#if PRECISION == PRECISION_3XTF32
+  // a*b as hi*hi + (hi*lo + lo*hi): the cross terms are summed at the product's scale and
+  // enter the accumulator with the main product, so the accumulator is rounded once per
+  // step as in fp32 (three separate accumulations would round it three times).
+  float b_low[ITEM_N];
+UNROLL_LOOP
+  for (int j = 0; j < ITEM_N; ++j) b_low[j] = tf32_low_part(b_reg[j], b_high[j]);
+UNROLL_LOOP
+  for (int i = 0; i < ITEM_M; ++i) {
+    const float a_low = tf32_low_part(a_reg[i], a_high[i]);
+UNROLL_LOOP
+    for (int j = 0; j < ITEM_N; ++j) {
+      const float cross = fma(a_low, b_high[j], a_high[i] * b_low[j]);
+      acc[i][j] += fma(a_high[i], b_high[j], cross);
+    }
+  }
+#else
+UNROLL_LOOP
+  for (int i = 0; i < ITEM_M; ++i)
+UNROLL_LOOP
+    for (int j = 0; j < ITEM_N; ++j) acc[i][j] = mad(a_high[i], b_high[j], acc[i][j]);
+#endif
+#endif
+}
 
 __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
     GEMM_PARAMETERS, const int k_slice, const ulong c_slice_stride) {
@@ -92,9 +186,17 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
   const int tid = ty * WG_N + tx;
   const int col0 = get_group_id(0) * TILE_N;
   const int row0 = get_group_id(1) * TILE_M;
+#if LANES_N
+  const int warp = tid / 32, lane = tid % 32;
+  const int row_base = (warp / WARPS_N) * (LANES_M * ITEM_M) + (lane / LANES_N) * 4;
+  const int col_base = (warp % WARPS_N) * (LANES_N * ITEM_N) + (lane % LANES_N) * 4;
+#else
+  const int row_base = ty * 4;
+  const int col_base = tx * 4;
+#endif
 
-  __local float a_pages[2][TILE_K][TILE_M] __attribute__((aligned(16)));
-  __local float b_pages[2][TILE_K][TILE_N] __attribute__((aligned(16)));
+  __local float a_pages[2][TILE_K][A_PAGE_ROW] __attribute__((aligned(16)));
+  __local float b_pages[2][TILE_K][B_PAGE_ROW] __attribute__((aligned(16)));
   floatV a_next[A_LOADS], b_next[B_LOADS];
 
   float acc[ITEM_M][ITEM_N];
@@ -109,6 +211,11 @@ UNROLL_LOOP
   store_a_slice(&a_pages[0][0][0], tid, a_next);
   store_b_slice(&b_pages[0][0][0], tid, b_next);
   barrier(CLK_LOCAL_MEM_FENCE);
+  // The fragments of the step to multiply; with FRAG_PREFETCH two sets, step k's in set k % 2.
+  float a_reg[1 + FRAG_PREFETCH][ITEM_M], b_reg[1 + FRAG_PREFETCH][ITEM_N];
+#if FRAG_PREFETCH
+  read_fragments(a_pages[0], b_pages[0], 0, row_base, col_base, a_reg[0], b_reg[0]);
+#endif
 
   for (int step = 0; step < steps; ++step) {
     const int page = step & 1;
@@ -118,49 +225,28 @@ UNROLL_LOOP
       fetch_b_slice(B, ldb, N, k_count, col0, (step + 1) * TILE_K, tid, b_next);
     }
 
+#if FRAG_PREFETCH
+UNROLL_LOOP
+    for (int k = 0; k + 1 < TILE_K; ++k) {
+      read_fragments(a_pages[page], b_pages[page], k + 1, row_base, col_base, a_reg[(k + 1) % 2],
+                     b_reg[(k + 1) % 2]);
+      accumulate(acc, a_reg[k % 2], b_reg[k % 2]);
+    }
+    // The last k (odd: TILE_K is even): the other page was last read before the previous
+    // barrier, so the next slice goes there now, and its k = 0 fragments into set 0.
+    if (more) {
+      store_a_slice(&a_pages[page ^ 1][0][0], tid, a_next);
+      store_b_slice(&b_pages[page ^ 1][0][0], tid, b_next);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      read_fragments(a_pages[page ^ 1], b_pages[page ^ 1], 0, row_base, col_base, a_reg[0],
+                     b_reg[0]);
+    }
+    accumulate(acc, a_reg[1], b_reg[1]);
+#else
 UNROLL_LOOP
     for (int k = 0; k < TILE_K; ++k) {
-      float a_reg[ITEM_M], b_reg[ITEM_N];
-UNROLL_LOOP
-      for (int i4 = 0; i4 < ITEM_M / 4; ++i4)
-        vstore4(LOCAL_FLOAT4(a_pages[page], k, (ty + i4 * WG_M) * 4), 0, a_reg + 4 * i4);
-UNROLL_LOOP
-      for (int j4 = 0; j4 < ITEM_N / 4; ++j4)
-        vstore4(LOCAL_FLOAT4(b_pages[page], k, (tx + j4 * WG_N) * 4), 0, b_reg + 4 * j4);
-#if PRECISION == PRECISION_FP32
-UNROLL_LOOP
-      for (int i = 0; i < ITEM_M; ++i)
-UNROLL_LOOP
-        for (int j = 0; j < ITEM_N; ++j) acc[i][j] = mad(a_reg[i], b_reg[j], acc[i][j]);
-#else
-      float a_high[ITEM_M], b_high[ITEM_N];
-UNROLL_LOOP
-      for (int i = 0; i < ITEM_M; ++i) a_high[i] = round_tf32(a_reg[i]);
-UNROLL_LOOP
-      for (int j = 0; j < ITEM_N; ++j) b_high[j] = round_tf32(b_reg[j]);
-#if PRECISION == PRECISION_3XTF32
-      // a*b as hi*hi + (hi*lo + lo*hi): the cross terms are summed at the product's scale and
-      // enter the accumulator with the main product, so the accumulator is rounded once per
-      // step as in fp32 (three separate accumulations would round it three times).
-      float b_low[ITEM_N];
-UNROLL_LOOP
-      for (int j = 0; j < ITEM_N; ++j) b_low[j] = tf32_low_part(b_reg[j], b_high[j]);
-UNROLL_LOOP
-      for (int i = 0; i < ITEM_M; ++i) {
-        const float a_low = tf32_low_part(a_reg[i], a_high[i]);
-UNROLL_LOOP
-        for (int j = 0; j < ITEM_N; ++j) {
-          const float cross = fma(a_low, b_high[j], a_high[i] * b_low[j]);
-          acc[i][j] += fma(a_high[i], b_high[j], cross);
-        }
-      }
-#else
-UNROLL_LOOP
-      for (int i = 0; i < ITEM_M; ++i)
-UNROLL_LOOP
-        for (int j = 0; j < ITEM_N; ++j) acc[i][j] = mad(a_high[i], b_high[j], acc[i][j]);
-#endif
-#endif
+      read_fragments(a_pages[page], b_pages[page], k, row_base, col_base, a_reg[0], b_reg[0]);
+      accumulate(acc, a_reg[0], b_reg[0]);
     }
 
     // The other page was last read before the previous barrier, so it is free to overwrite.
@@ -169,15 +255,16 @@ UNROLL_LOOP
       store_b_slice(&b_pages[page ^ 1][0][0], tid, b_next);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
   }
 
 UNROLL_LOOP
   for (int i = 0; i < ITEM_M; ++i) {
-    const int row = row0 + (ty + (i / 4) * WG_M) * 4 + i % 4;
+    const int row = row0 + row_base + (i / 4) * ROW_STRIDE + i % 4;
     if (row >= M) continue;
 UNROLL_LOOP
     for (int j = 0; j < ITEM_N; ++j) {
-      const int col = col0 + (tx + (j / 4) * WG_N) * 4 + j % 4;
+      const int col = col0 + col_base + (j / 4) * COL_STRIDE + j % 4;
       if (col >= N) continue;
       const size_t index = c_offset + (size_t)row * ldc + col;
 #if SLICED_K

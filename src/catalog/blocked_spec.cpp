@@ -1,6 +1,7 @@
 // The production kernel, blocked, as data: vectorized's tiles and constraints, float4 reads of
-// local memory, per-device derived tiles, the precisions it computes, and the per-call host
-// parameters of its multi-launch calls (split-K, aligned copies).
+// local memory, the warp tiles, fragment prefetch and page padding of its inner loop,
+// per-device derived tiles, the precisions it computes, and the per-call host parameters of
+// its multi-launch calls (split-K, aligned copies).
 #include "catalog/kernel_spec.hpp"
 
 namespace clgemm::detail {
@@ -10,9 +11,34 @@ KernelSpec blocked_spec() {
       "blocked",
       "the production kernel: vectorized's tiles with each work-item owning 4-wide groups of "
       "rows and columns, read from local memory as float4");
-  s.description.parameters.push_back(
+  auto& parameters = s.description.parameters;
+  parameters.push_back(
       {"UNROLL", "1: unroll the register-block loops fully (GPUs), 0: leave it to the compiler", 0,
        1});
+  parameters.push_back({"LANES_N",
+                        "0: work-item (tx, ty) owns rows ty*4 + i*WG_M*4 and columns tx*4 + "
+                        "j*WG_N*4 of the work-group's tile; else warp tiles: the 32 lanes of a "
+                        "warp are 32 / LANES_N rows of LANES_N lanes (1, 2, 4, 8, 16 or 32) "
+                        "that own a (32 / LANES_N * ITEM_M) x (LANES_N * ITEM_N) sub-tile",
+                        0,
+                        32,
+                        {0, 4, 8, 16}});
+  parameters.push_back({"FRAG_PREFETCH",
+                        "1: read the next k step's fragments from local memory into a second "
+                        "register set before this step's products (TILE_K even), 0: one set",
+                        0, 1});
+  parameters.push_back({"LOCAL_PAD",
+                        "floats added after each k row of the local pages, a multiple of 4 "
+                        "(0..64): moves the transposing stores of an operand loaded along k "
+                        "off each other's banks",
+                        0,
+                        64,
+                        {0, 4}});
+  // Two pages of each operand, TILE_K rows of TILE_M (A) or TILE_N (B) plus the padding.
+  s.local_memory_bytes = [](const KernelOptions& o) {
+    return std::size_t(2 * opt(o, "TILE_K") *
+                       (opt(o, "TILE_M") + opt(o, "TILE_N") + 2 * opt(o, "LOCAL_PAD")) * 4);
+  };
   s.derive = [vectorized_derive = s.derive](const DeviceLimits& d) {
     KernelOptions o;
     if (is_cpu(d)) {
@@ -30,6 +56,10 @@ KernelSpec blocked_spec() {
            {"ITEM_M", 16},  {"ITEM_N", 8},   {"VEC", 4}};
     }
     o["UNROLL"] = 1;
+    // The inner loop as before the warp tiles; the tuner and the tuned entries choose them.
+    o["LANES_N"] = 0;
+    o["FRAG_PREFETCH"] = 0;
+    o["LOCAL_PAD"] = 0;
     return o;
   };
   s.slices_k = true;
@@ -47,6 +77,41 @@ KernelSpec blocked_spec() {
                            [](const KernelOptions& o) { return opt(o, "ITEM_M") % 4 == 0; }});
   s.constraints.push_back({"ITEM_N % 4 == 0 (columns are read from local memory as float4)",
                            [](const KernelOptions& o) { return opt(o, "ITEM_N") % 4 == 0; }});
+  // The work-group's threads, for the warp constraints.
+  auto threads = [](const KernelOptions& o) {
+    return (opt(o, "TILE_M") / opt(o, "ITEM_M")) * (opt(o, "TILE_N") / opt(o, "ITEM_N"));
+  };
+  // Each constraint of the warp tiles holds trivially without them (LANES_N = 0).
+  auto warp_tiled = [](const KernelOptions& o) { return opt(o, "LANES_N") != 0; };
+  s.constraints.push_back(
+      {"32 % LANES_N == 0 (LANES_N lanes of a 32-wide warp along N: 1, 2, 4, 8, 16 or 32)",
+       [warp_tiled](const KernelOptions& o) {
+         return !warp_tiled(o) || (opt(o, "LANES_N") > 0 && 32 % opt(o, "LANES_N") == 0);
+       }});
+  s.constraints.push_back({"work-items % 32 == 0 when LANES_N > 0 (whole warps)",
+                           [warp_tiled, threads](const KernelOptions& o) {
+                             return !warp_tiled(o) || threads(o) % 32 == 0;
+                           }});
+  s.constraints.push_back(
+      {"WG_N % LANES_N == 0 (WG_N = TILE_N / ITEM_N work-items along N hold whole warps)",
+       [warp_tiled](const KernelOptions& o) {
+         return !warp_tiled(o) || (opt(o, "TILE_N") / opt(o, "ITEM_N")) % opt(o, "LANES_N") == 0;
+       }});
+  s.constraints.push_back(
+      {"WG_M % LANES_M == 0 (WG_M = TILE_M / ITEM_M work-items along M hold whole warps of "
+       "LANES_M = 32 / LANES_N rows)",
+       [warp_tiled](const KernelOptions& o) {
+         return !warp_tiled(o) ||
+                (opt(o, "TILE_M") / opt(o, "ITEM_M")) % (32 / opt(o, "LANES_N")) == 0;
+       }});
+  s.constraints.push_back(
+      {"TILE_K % 2 == 0 when FRAG_PREFETCH = 1 (step k's fragments are in register set k % 2)",
+       [](const KernelOptions& o) {
+         return opt(o, "FRAG_PREFETCH") == 0 || opt(o, "TILE_K") % 2 == 0;
+       }});
+  s.constraints.push_back(
+      {"LOCAL_PAD % 4 == 0 (the float4 reads of local memory stay 16-byte aligned)",
+       [](const KernelOptions& o) { return opt(o, "LOCAL_PAD") % 4 == 0; }});
   return s;
 }
 

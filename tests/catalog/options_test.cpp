@@ -117,6 +117,59 @@ TEST(Options, InvalidCombinationsNameTheConstraint) {
   expect_invalid("base", {}, "CL_DEVICE_MAX_WORK_ITEM_SIZES[1] = 4", narrow);
 }
 
+// blocked's inner-loop options: derived off (the layout tuned entries were measured with),
+// each bad combination refused with its constraint, the padding counted in local memory.
+TEST(Options, BlockedInnerLoopOptions) {
+  const auto gpu = fake_device(DeviceType::GPU, 1024, 49152);
+  const auto derived = derive_options("blocked", gpu);
+  EXPECT_EQ(derived.at("LANES_N"), 0);
+  EXPECT_EQ(derived.at("FRAG_PREFETCH"), 0);
+  EXPECT_EQ(derived.at("LOCAL_PAD"), 0);
+  // The derived tiles (128 x 256 x 8, 16 x 8 per work-item: 32 x 8 work-items) as 64 x 64 warp
+  // tiles, with the fragments prefetched and the pages padded.
+  const KernelOptions warp_tiles{{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}};
+  const auto resolved = resolve_options("blocked", gpu, warp_tiles);
+  EXPECT_EQ(kernel_local_memory_bytes("blocked", resolved), 2u * 8 * (128 + 256 + 2 * 4) * 4);
+  EXPECT_EQ(kernel_local_memory_bytes("blocked", derived), 2u * 8 * (128 + 256) * 4);
+
+  expect_invalid("blocked", {{"LANES_N", 3}}, "32 % LANES_N == 0", gpu);
+  expect_invalid("blocked", {{"LANES_N", 64}}, "LANES_N = 64 is outside", gpu);
+  expect_invalid("blocked", {{"LANES_N", -1}}, "LANES_N = -1 is outside", gpu);
+  // 16 work-items: no whole warp.
+  expect_invalid("blocked",
+                 {{"TILE_M", 16}, {"TILE_N", 16}, {"ITEM_M", 4}, {"ITEM_N", 4}, {"LANES_N", 4}},
+                 "work-items % 32 == 0 when LANES_N > 0", gpu);
+  // 16 work-items along N cannot hold rows of 32 lanes.
+  expect_invalid("blocked", {{"ITEM_N", 16}, {"LANES_N", 32}}, "WG_N % LANES_N == 0", gpu);
+  // 8 work-items along M cannot hold the 16 rows of lanes that LANES_N = 2 makes.
+  expect_invalid("blocked", {{"LANES_N", 2}}, "WG_M % LANES_M == 0", gpu);
+  expect_invalid("blocked",
+                 {{"TILE_M", 64},
+                  {"TILE_N", 64},
+                  {"ITEM_M", 8},
+                  {"ITEM_N", 8},
+                  {"VEC", 1},
+                  {"TILE_K", 3},
+                  {"FRAG_PREFETCH", 1}},
+                 "TILE_K % 2 == 0 when FRAG_PREFETCH = 1", gpu);
+  expect_invalid("blocked", {{"FRAG_PREFETCH", 2}}, "FRAG_PREFETCH = 2 is outside", gpu);
+  expect_invalid("blocked", {{"LOCAL_PAD", 2}}, "LOCAL_PAD % 4 == 0", gpu);
+  expect_invalid("blocked", {{"LOCAL_PAD", 68}}, "LOCAL_PAD = 68 is outside", gpu);
+  // Padding counts against the device's local memory: 2 * 8 * (384 + 128) floats = 32 KiB.
+  expect_invalid("blocked",
+                 {{"TILE_M", 128},
+                  {"TILE_N", 256},
+                  {"TILE_K", 8},
+                  {"ITEM_M", 16},
+                  {"ITEM_N", 8},
+                  {"VEC", 4},
+                  {"LOCAL_PAD", 64}},
+                 "CL_DEVICE_LOCAL_MEM_SIZE", fake_device(DeviceType::GPU, 1024, 32767));
+  // Every lane count that divides 32 and the work-group's shape is accepted.
+  for (long lanes : {4L, 8L, 16L, 32L})
+    EXPECT_NO_THROW(resolve_options("blocked", gpu, {{"LANES_N", lanes}})) << lanes;
+}
+
 TEST(Options, BuildOptionStringListsEveryParameter) {
   EXPECT_EQ(format_build_options({{"TILE", 16}, {"ITEM", 4}}), "-D ITEM=4 -D TILE=16");
 }

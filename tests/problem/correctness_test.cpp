@@ -1,5 +1,8 @@
 // Every FP32 kernel of the catalogue against the double-accumulated reference, on shapes that are
-// and are not multiples of the tiles, with padded leading dimensions and alpha, beta != 1, 0.
+// and are not multiples of the tiles, with padded leading dimensions and alpha, beta != 1, 0;
+// and blocked's inner-loop options (warp tiles, fragment prefetch, padded pages) on everything
+// a call may ask of them: odd shapes, transposes and layouts, batches, the epilogue, split-K
+// and the reduced precisions.
 #include <tuple>
 
 #include "test_support.hpp"
@@ -120,7 +123,138 @@ INSTANTIATE_TEST_SUITE_P(
                   {"ITEM_M", 4},
                   {"ITEM_N", 4},
                   {"VEC", 2}},
-                 "blocked_small_vec2"}),
+                 "blocked_small_vec2"},
+        // The GPU default as 64 x 64 warp tiles with every inner-loop option on (not unrolled:
+        // the same code, compiled quickly on CPUs).
+        Override{"blocked",
+                 {{"TILE_M", 128},
+                  {"TILE_N", 256},
+                  {"TILE_K", 8},
+                  {"ITEM_M", 16},
+                  {"ITEM_N", 8},
+                  {"VEC", 4},
+                  {"LANES_N", 8},
+                  {"FRAG_PREFETCH", 1},
+                  {"LOCAL_PAD", 4},
+                  {"UNROLL", 0}},
+                 "blocked_gpu_warp_tiles"}),
+    [](const auto& info) { return info.param.label; });
+
+// blocked's inner-loop options, each set on small tiles (not unrolled, so quick to compile on
+// CPUs) where a work-item's rows and columns fall in several groups of 4.
+class BlockedInnerLoop : public ::testing::TestWithParam<Override> {
+ protected:
+  // Runs the problem in `precision` with the set's options plus `extra` and checks it.
+  void expect_passes(const GemmProblem& p, const std::string& what, const KernelOptions& extra = {},
+                     Precision precision = Precision::FP32) {
+    const auto a = random_matrix(p.a_elements(), 11);
+    const auto b = random_matrix(p.b_elements(), 12);
+    const auto c_before = random_matrix(p.c_elements(), 13);
+    auto c = c_before;
+    RunSettings settings;
+    settings.kernel = "blocked";
+    settings.precision = precision;
+    settings.overrides = GetParam().options;
+    for (const auto& [name, value] : extra) settings.overrides[name] = value;
+    const auto record = shared_context().sgemm(p, a.data(), b.data(), c.data(), settings);
+    const auto result =
+        verify_gemm(p, a.data(), b.data(), c_before.data(), c.data(), 2e9, 64, precision);
+    EXPECT_TRUE(result.passed) << what << " with " << record.build_options << ": "
+                               << result.failures << " failures, first: " << result.first_failure;
+    EXPECT_GT(result.checked, 0u) << what;
+  }
+};
+
+// A problem in `layout` with operands as given, leading dimensions above their minimum and
+// offsets that are no multiple of a vector.
+GemmProblem odd_problem(std::int64_t m, std::int64_t n, std::int64_t k,
+                        Layout layout = Layout::RowMajor, Transpose ta = Transpose::NoTrans,
+                        Transpose tb = Transpose::NoTrans) {
+  GemmProblem p;
+  p.layout = layout, p.trans_a = ta, p.trans_b = tb;
+  p.m = m, p.n = n, p.k = k, p.alpha = -1.25f, p.beta = 0.5f;
+  p.lda = p.min_lda() + 3, p.ldb = p.min_ldb() + 5, p.ldc = p.min_ldc() + 2;
+  p.a_offset = 7, p.b_offset = 4, p.c_offset = 9;
+  return p;
+}
+
+// 1x1x1, tile-sized and not, tall, wide, a single k and a long thin K.
+TEST_P(BlockedInnerLoop, OddShapes) {
+  for (const Shape& s : {Shape{1, 1, 1}, Shape{64, 64, 64}, Shape{65, 33, 127}, Shape{300, 5, 40},
+                         Shape{3, 290, 17}, Shape{70, 70, 1}, Shape{2, 3, 700}})
+    expect_passes(padded_problem(s.m, s.n, s.k),
+                  std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k));
+}
+
+TEST_P(BlockedInnerLoop, EveryTransposeAndLayout) {
+  for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor})
+    for (Transpose ta : {Transpose::NoTrans, Transpose::Trans})
+      for (Transpose tb : {Transpose::NoTrans, Transpose::Trans})
+        expect_passes(odd_problem(37, 70, 45, layout, ta, tb),
+                      std::string(layout == Layout::RowMajor ? "row" : "column") +
+                          "-major, op(A) " + (ta == Transpose::Trans ? "T" : "N") + ", op(B) " +
+                          (tb == Transpose::Trans ? "T" : "N"));
+}
+
+// A strided batch with a bias per product and GELU, A transposed, column-major.
+TEST_P(BlockedInnerLoop, BatchedWithEpilogue) {
+  GemmProblem p = odd_problem(33, 41, 19, Layout::ColumnMajor, Transpose::Trans);
+  p.batch = 3;
+  p.stride_a = std::int64_t(p.a_extent()) + 3;
+  p.stride_b = std::int64_t(p.b_extent()) + 1;
+  p.stride_c = std::int64_t(p.c_extent()) + 4;
+  const auto bias = random_matrix(3 * 50, 21);
+  p.epilogue.bias = Bias::PerColumn;
+  p.epilogue.bias_data = bias.data();
+  p.epilogue.bias_stride = 50;
+  p.epilogue.activation = Activation::GELU;
+  expect_passes(p, "batch of 3 with " + describe_epilogue(p.epilogue));
+}
+
+// K in 3 slices summed by splitk_reduce, which applies the epilogue; B transposed too.
+TEST_P(BlockedInnerLoop, SplitK) {
+  const auto bias = random_matrix(80, 22);
+  for (Transpose tb : {Transpose::NoTrans, Transpose::Trans}) {
+    GemmProblem p = odd_problem(65, 33, 127, Layout::RowMajor, Transpose::NoTrans, tb);
+    p.epilogue.bias = Bias::PerRow;
+    p.epilogue.bias_data = bias.data();
+    p.epilogue.activation = Activation::ReLU;
+    expect_passes(p, std::string("split-K") + (tb == Transpose::Trans ? ", B transposed" : ""),
+                  {{"SPLIT_K", 3}});
+  }
+}
+
+TEST_P(BlockedInnerLoop, ReducedPrecisions) {
+  for (Precision precision : {Precision::TF32, Precision::TF32x3})
+    expect_passes(odd_problem(65, 70, 127, Layout::RowMajor, Transpose::Trans, Transpose::Trans),
+                  precision_name(precision) + std::string(", A and B transposed"), {}, precision);
+}
+
+// Small tiles: 32 x 64 with 4 x 4 per work-item (16 x 8 work-items), or 64 x 64 with 8 x 8.
+KernelOptions small_tiles(long tile_m, long tile_k, long item, long vec, KernelOptions inner_loop) {
+  KernelOptions o{{"TILE_M", tile_m}, {"TILE_N", 64}, {"TILE_K", tile_k}, {"ITEM_M", item},
+                  {"ITEM_N", item},   {"VEC", vec},   {"UNROLL", 0}};
+  for (const auto& [name, value] : inner_loop) o[name] = value;
+  return o;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Blocked, BlockedInnerLoop,
+    ::testing::Values(
+        // 2 x 1 warps of 4 x 8 lanes, two groups of 4 rows and columns per work-item.
+        Override{"blocked",
+                 small_tiles(64, 8, 8, 4, {{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}}),
+                 "warp_8_prefetch_pad_4"},
+        // 1 x 2 warps of 8 x 4 lanes, 16 deep.
+        Override{"blocked", small_tiles(32, 16, 4, 4, {{"LANES_N", 4}}), "warp_4"},
+        // 2 x 1 warps of 2 x 16 lanes, float2 loads.
+        Override{
+            "blocked",
+            small_tiles(32, 8, 4, 2, {{"LANES_N", 16}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 8}}),
+            "warp_16_prefetch_pad_8_vec2"},
+        // The work-group layout with the fragments prefetched and the pages padded.
+        Override{"blocked", small_tiles(64, 8, 8, 4, {{"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}}),
+                 "prefetch_pad_4"}),
     [](const auto& info) { return info.param.label; });
 
 }  // namespace

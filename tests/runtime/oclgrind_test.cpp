@@ -7,7 +7,8 @@
 // shapes that are not tile multiples, with padded leading dimensions and beta != 0; with the
 // derived options also alpha = 0 and K = 0, which run scale_c instead; blocked also with
 // split-K and aligned copies (copy_padded, splitk_reduce); and each kernel's batched and
-// epilogue variants (strided, from a product table, through split-K's reduction).
+// epilogue variants (strided, from a product table, through split-K's reduction). blocked's
+// inner-loop options (warp tiles, fragment prefetch, padded pages) run on small tiles too.
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -298,6 +299,22 @@ TEST_P(UnderOclgrind, BatchedWithEpilogue) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, UnderOclgrind, ::testing::ValuesIn(runs()),
+                         [](const auto& info) { return run_name(info.param); });
+
+// blocked with warp tiles (2 x 2 warps of 4 x 8 lanes over 32 x 64 x 16 tiles), the fragments
+// prefetched across the page swap and padded pages: races between the prefetch and the next
+// slice's stores into the other page, and reads outside the padded pages, show here.
+class UnderOclgrindInnerLoop : public UnderOclgrind {};
+
+TEST_P(UnderOclgrindInnerLoop, WarpTiles) {
+  const KernelOptions options{
+      {"TILE_M", 32}, {"TILE_N", 64}, {"TILE_K", 16},       {"ITEM_M", 4},    {"ITEM_N", 4},
+      {"VEC", 4},     {"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}, {"UNROLL", 0}};
+  run_clean(options);
+  run_multi_launch(options);
+}
+
+INSTANTIATE_TEST_SUITE_P(Blocked, UnderOclgrindInnerLoop, ::testing::Values(Run{"blocked"}),
                          [](const auto& info) { return run_name(info.param); });
 
 }  // namespace
