@@ -1,5 +1,5 @@
 // Planning a call (call_planning.hpp): `auto` resolved, the kernel's precision and parameters
-// checked, the kind of call, the index range, a forced split's workspace, C's edges.
+// checked, the kind of call, the index range, the split of K, C's edges.
 #include "choice/call_planning.hpp"
 
 #include <cstdint>
@@ -60,10 +60,13 @@ CallPlan plan_call(const RunSettings& settings, const GemmProblem& problem, cons
   }
   check_index_range(spec, kernel_options, call);
   // A forced split whose workspace does not fit fails here, before any buffer is looked at.
-  // (preparation plans it again, after the operands' copies)
-  if (spec.slices_k) plan_split(spec, kernel_options, call, 0, device.limits());
+  if (spec.slices_k) plan.split = plan_split(spec, kernel_options, call, 0, device.limits());
   if (whole && settings.kernel == "auto")
     plan_edges(plan, kernel_options, settings, problem, call, device, options, choices);
+  // With edges apart, the kernel computes only the whole tiles: their split is the plan's.
+  if (spec.slices_k && plan.whole_tiles)
+    plan.split =
+        plan_split(spec, kernel_options, sub_call(call, *plan.whole_tiles), 0, device.limits());
   return plan;
 }
 

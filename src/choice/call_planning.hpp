@@ -14,10 +14,10 @@ namespace clgemm::detail {
 
 // Checks the caller's kernel, parameters and precision (each an error when invalid, even for a
 // call with nothing to compute) and decides what the row-major call `call` of `problem` runs;
-// a GEMM's sizes are checked against the kernel's index range (check_index_range), and a forced
-// split of K whose partial products cannot fit the workspace fails here, before any buffer is
-// looked at. With `auto`, it may also split off C's thin edges (split_edges); a part itself is
-// planned with `whole = false`.
+// a GEMM's sizes are checked against the kernel's index range (check_index_range), and its
+// split of K is decided (plan_split, with no workspace used: a forced split whose partial
+// products cannot fit fails here, before any buffer is looked at). With `auto`, it may also
+// split off C's thin edges (split_edges); a part itself is planned with `whole = false`.
 CallPlan plan_call(const RunSettings& settings, const GemmProblem& problem, const KernelCall& call,
                    DeviceRuntime& device, ResolvedOptions& options, AutoResources& choices,
                    bool whole = true);

@@ -53,7 +53,8 @@ void plan_packing(PreparedCall& out, Precision precision, const KernelCall& call
 
 // The GEMM kernel of `plan` for `call`: which operands are read from aligned copies
 // (plan_copies, which needs the operands' alignment) and the build for the call as the kernel
-// then reads them; for a kernel that slices K, the split planned after the copies' workspace
+// then reads them; for a kernel that slices K, the plan's split where it holds beside the
+// copies (holds_for), else the split planned again for what the build and the copies leave
 // (plan_split): a sliced launch is a program of its own.
 PreparedKernel prepare_gemm(const CallPlan& plan, const KernelCall& call, DeviceRuntime& device,
                             ResolvedOptions& options, CopyChoice& copies, SplitPlan& split) {
@@ -67,7 +68,9 @@ PreparedKernel prepare_gemm(const CallPlan& plan, const KernelCall& call, Device
         if (spec.slices_k) {
           const std::size_t used =
               lay_out_copies(call, copies, kernel_options).floats * sizeof(float);
-          split = plan_split(spec, kernel_options, call, used, device.limits());
+          split = holds_for(plan.split, kernel_options, call, used, device.limits())
+                      ? plan.split
+                      : plan_split(spec, kernel_options, call, used, device.limits());
           sliced = split.slices.slices > 1;
         }
         return call_build_options(spec, kernel_options, &reads, plan.run.precision, sliced);

@@ -1,5 +1,5 @@
 // Internal: a call's plan, the data that says what it runs (the kind of call, the settings with
-// `auto` resolved, C's edges computed apart, and why), decided before any
+// `auto` resolved, the split of K, C's edges computed apart, and why), decided before any
 // resource is touched (choice/call_planning.hpp makes it); and the kind of call a problem is.
 #pragma once
 
@@ -9,6 +9,7 @@
 
 #include "clgemm/gemm.hpp"
 #include "plan/edge_split.hpp"
+#include "plan/split_plan.hpp"
 
 namespace clgemm::detail {
 
@@ -23,6 +24,9 @@ struct CallPlan {
   CallKind kind = CallKind::Gemm;
   RunSettings run;     // the caller's settings with `auto` resolved
   std::string reason;  // why this runs, for GemmRecord::kernel_choice
+  // A GEMM's split of K for the region `run` computes, decided with no workspace used:
+  // preparation uses it as it is while it holds beside the operands' copies (holds_for).
+  SplitPlan split;
   // Edge-aware tiling (edge_split.hpp): `run` computes only this region of C, and each of
   // `edges` computes a strip of the rest.
   std::optional<Region> whole_tiles;

@@ -1,4 +1,5 @@
-// A GEMM's split of K for a kernel and device, within the workspace (split_plan.hpp).
+// A GEMM's split of K for a kernel and device, within the workspace, and whether a planned split
+// still holds beside the operands' copies (split_plan.hpp).
 #include "plan/split_plan.hpp"
 
 #include <algorithm>
@@ -12,6 +13,9 @@ namespace clgemm::detail {
 SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                      std::size_t workspace_used, const DeviceLimits& limits) {
   SplitPlan out;
+  out.options = options;
+  out.m = call.m, out.n = call.n, out.k = call.k;
+  out.batched = call.batched();
   if (!spec.slices_k) return out;
   const auto it = options.find("SPLIT_K");
   const long forced = it == options.end() ? 0 : it->second;
@@ -38,6 +42,7 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
   const std::size_t available = limit > workspace_used ? limit - workspace_used : 0;
   const auto bytes =
       float_bytes(std::uint64_t(slices.slices), std::uint64_t(call.m), std::uint64_t(partial_ld));
+  out.requested_bytes = bytes ? *bytes : SIZE_MAX;
   const auto limit_text = [&] {
     return "the workspace limit of " + std::to_string(available) +
            " bytes (a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
@@ -73,6 +78,18 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
                std::to_string(limits.compute_units) +
                " compute units), summed in a fixed order by splitk_reduce";
   return out;
+}
+
+bool holds_for(const SplitPlan& split, const KernelOptions& options, const KernelCall& call,
+               std::size_t workspace_used, const DeviceLimits& limits) {
+  if (split.options != options || split.m != call.m || split.n != call.n || split.k != call.k ||
+      split.batched != call.batched())
+    return false;
+  // plan_split() looks at the workspace only when the partial products it asks for do not fit
+  // what is left of it; while they fit, it decides the same whatever the copies take.
+  const std::size_t limit = workspace_limit(limits);
+  const std::size_t available = limit > workspace_used ? limit - workspace_used : 0;
+  return workspace_used == 0 || split.requested_bytes <= available;
 }
 
 }  // namespace clgemm::detail
