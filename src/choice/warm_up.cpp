@@ -33,7 +33,7 @@ std::vector<WarmProgram> warm_set(const RunSettings& settings, DeviceRuntime& de
                                   ResolvedOptions& options, AutoResources& choices) {
   std::vector<RunSettings> kernels;
   if (settings.kernel == "auto") {
-    // As resolve_auto() does.
+    // The tensor cores and the database resolve_auto() weighs.
     const TensorCores cores = tensor_cores_for(settings.precision, device);
     const TuningDatabase database =
         choices.with_database([](const TuningDatabase& loaded) { return loaded; });
