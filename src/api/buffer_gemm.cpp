@@ -6,8 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "api/context_state.hpp"
+#include "choice/call_planning.hpp"
 #include "clgemm/errors.hpp"
-#include "launch/context_state.hpp"
+#include "launch/enqueue_call.hpp"
+#include "launch/kernel_launch.hpp"
 #include "problem/overlap.hpp"
 #include "support/error_boundary.hpp"
 
@@ -151,7 +154,8 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
   validate_problem(problem);
   check_queue(queue, opencl_context(), opencl_device());
   detail::KernelCall call = detail::row_major_call(problem);
-  const detail::CallPlan plan = state_->plan(settings, problem, call);
+  const detail::CallPlan plan =
+      detail::plan_call(settings, problem, call, state_->device, state_->options, state_->choices);
   for (cl_event e : wait_list)
     if (!e)
       throw Error(ErrorCode::InvalidArgument, "the wait list holds a null event", Argument::Queue);
@@ -179,13 +183,13 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
     if (!entries.empty()) {
       if (call.column_major)  // the kernels' A is the problem's B
         for (BatchProduct& e : entries) std::swap(e.a_offset, e.b_offset);
-      table = cl::Buffer(state_->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+      table = cl::Buffer(state_->device.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                          entries.size() * sizeof(BatchProduct), entries.data());
       call.products = table();
       call.products_offset = 0;
     }
     cl::Event done;
-    GemmRecord record = record_of_nothing(plan);
+    GemmRecord record = detail::record_of_nothing(plan);
     if (plan.kind == detail::CallKind::Nothing) {
       // Nothing to compute; an event asked for still completes after the queue's earlier work
       // and the wait list.
@@ -199,9 +203,10 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
         call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());
         call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
       }
-      const auto prepared = state_->prepared_call(plan, call);
+      const auto prepared = state_->prepared.get(plan, call, state_->device, state_->options);
       record = prepared->record;
-      state_->enqueue(caller_queue, prepared->call, call, wait, &done);
+      detail::enqueue_prepared(caller_queue, prepared->call, call, wait, &done,
+                               state_->device.context, state_->workspace);
     }
     if (event) {
       clRetainEvent(done());  // the caller now owns one reference

@@ -1,56 +1,28 @@
 // The Context: opening a device (or adopting the caller's OpenCL context) and starting its
-// background warming, its queues and capability probes, choose(), build() and warm_up(). A
-// call goes down the layers once: api/host_gemm.cpp or api/buffer_gemm.cpp validate it and map
-// it to the row-major call, plan/call_plan.cpp plans it (choice/auto_resolution.cpp resolves
+// background warming, its capability probes, choose(), build() and warm_up(). A call goes down
+// the layers once: api/host_gemm.cpp or api/buffer_gemm.cpp validate it and map it to the
+// row-major call, choice/call_planning.cpp plans it (choice/auto_resolution.cpp resolves
 // `auto`), launch/prepare_call.cpp builds its programs (launch/prepared_calls.cpp keeps them
 // per kind of call) and launch/enqueue_call.cpp enqueues them.
 #include <algorithm>
 
+#include "api/context_state.hpp"
+#include "choice/auto_resolution.hpp"
+#include "choice/call_planning.hpp"
+#include "choice/warm_up.hpp"
 #include "clgemm/errors.hpp"
-#include "launch/context_state.hpp"
+#include "launch/prepare_call.hpp"
 #include "runtime/launch_order.hpp"
 #include "support/error_boundary.hpp"
 
 namespace clgemm {
 
-Context::State::State(detail::SelectedDevice device, cl::Context opencl_context)
-    : selected(std::move(device)),
-      context(std::move(opencl_context)),
-      programs(context, selected.device, selected.limits) {}
-
-const detail::KernelSource& Context::State::source(const std::string& file) {
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = sources.find(file);
-  if (it == sources.end()) it = sources.emplace(file, detail::load_kernel_source(file)).first;
-  return it->second;
-}
-
-detail::Capability Context::State::tensor_core_support() {
-  return detail::probe_tensor_cores(context, selected.device, selected.limits);  // remembered
-}
-
-detail::Capability Context::State::wgmma_support() {
-  return detail::probe_wgmma(context, selected.device, selected.limits);  // remembered
-}
-
-cl::CommandQueue Context::State::acquire_queue() {
-  std::lock_guard<std::mutex> lock(mutex);
-  if (idle_queues.empty()) return cl::CommandQueue(context, selected.device);
-  cl::CommandQueue queue = idle_queues.back();
-  idle_queues.pop_back();
-  return queue;
-}
-
-void Context::State::release_queue(cl::CommandQueue queue) {
-  std::lock_guard<std::mutex> lock(mutex);
-  idle_queues.push_back(std::move(queue));
-}
-
 Context::Context(const DeviceRequest& request) try {
   auto selected = detail::select_device(request);
   cl::Context context(selected.device);
   state_ = std::make_unique<State>(std::move(selected), std::move(context));
-  state_->start_background_warming();
+  detail::start_background_warming(state_->background, state_->device, state_->options,
+                                   state_->choices);
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }
@@ -68,7 +40,8 @@ Context::Context(cl_context context, cl_device_id device) try {
   } catch (const cl::Error& error) {
     throw OpenCLError(error.what(), error.err());
   }
-  state_->start_background_warming();
+  detail::start_background_warming(state_->background, state_->device, state_->options,
+                                   state_->choices);
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }
@@ -78,26 +51,28 @@ Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 
 const DeviceLimits& Context::device() const {
-  return state_->selected.limits;
+  return state_->device.limits();
 }
 bool Context::has_tensor_cores() try {
-  return state_->tensor_core_support().available;
+  return state_->device.tensor_core_support().available;
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }
-bool Context::has_wgmma() try { return state_->wgmma_support().available; } catch (...) {
+bool Context::has_wgmma() try { return state_->device.wgmma_support().available; } catch (...) {
   detail::rethrow_as_clgemm_error();
 }
 cl_context Context::opencl_context() const {
-  return state_->context();
+  return state_->device.context();
 }
 cl_device_id Context::opencl_device() const {
-  return state_->selected.device();
+  return state_->device.selected.device();
 }
 
 KernelChoice Context::choose(const GemmProblem& problem, const RunSettings& settings) try {
   validate_problem(problem);
-  const detail::CallPlan plan = state_->plan(settings, problem, detail::row_major_call(problem));
+  const detail::CallPlan plan =
+      detail::plan_call(settings, problem, detail::row_major_call(problem), state_->device,
+                        state_->options, state_->choices);
   switch (plan.kind) {
     case detail::CallKind::Nothing:
       return {"none", {}, plan.reason};
@@ -119,14 +94,18 @@ GemmRecord Context::build(const std::string& kernel, const KernelOptions& overri
   settings.precision = precision;
   std::string reason;  // `auto` builds what it would run for a large square problem
   const GemmProblem large = representative_problem("large");
-  settings = state_->resolve_auto(settings, large, detail::row_major_call(large), reason);
-  return record_of_build(state_->prepare(settings, nullptr), reason);
+  settings = detail::resolve_auto(settings, detail::row_major_call(large), reason, state_->device,
+                                  state_->options, state_->choices);
+  return detail::record_of_build(detail::prepare_kernel(settings, state_->device, state_->options),
+                                 reason);
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }
 
 WarmUpReport Context::warm_up(const RunSettings& settings, const WarmUpCallback& progress) try {
-  return state_->warm_up(state_->warm_set(settings), progress);
+  return detail::warm_up(
+      detail::warm_set(settings, state_->device, state_->options, state_->choices), progress,
+      state_->device, state_->options);
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

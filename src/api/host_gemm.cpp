@@ -11,9 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "api/context_state.hpp"
+#include "choice/call_planning.hpp"
 #include "clgemm/errors.hpp"
 #include "host/engine_settings.hpp"
-#include "launch/context_state.hpp"
 #include "support/error_boundary.hpp"
 
 namespace clgemm {
@@ -66,16 +67,18 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
                           const RunSettings& settings) try {
   validate_problem(problem);
   check_host_epilogue(problem);
-  const detail::CallPlan plan = state_->plan(settings, problem, detail::row_major_call(problem));
-  if (plan.kind == detail::CallKind::Nothing) return record_of_nothing(plan);
+  const detail::CallPlan plan =
+      detail::plan_call(settings, problem, detail::row_major_call(problem), state_->device,
+                        state_->options, state_->choices);
+  if (plan.kind == detail::CallKind::Nothing) return detail::record_of_nothing(plan);
   if (plan.kind == detail::CallKind::Gemm) {
     require(a, Argument::A, "the call reads it");
     require(b, Argument::B, "the call reads it");
   }
   require(c, Argument::C, "the call writes it");
-  const DeviceLimits& limits = state_->selected.limits;
+  const DeviceLimits& limits = state_->device.limits();
   if (limits.host_unified_memory && !detail::read_engine_settings(limits).force_copy)
-    return state_->sgemm_host(problem, plan, settings, a, b, c);
+    return detail::sgemm_host(problem, plan, settings, a, b, c, state_->engine_resources());
 
   // Inputs that share memory with C, read from private copies.
   const Span c_span = span_of(c, problem, &GemmProblem::c_offset, problem.c_elements());
@@ -96,7 +99,7 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
     private_copy(bias, {bias + call.epilogue.bias_offset, bias + end}, bias_copy);
     call.epilogue.bias_data = bias;
   }
-  return state_->sgemm_host(call, plan, settings, a, b, c);
+  return detail::sgemm_host(call, plan, settings, a, b, c, state_->engine_resources());
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

@@ -1,6 +1,8 @@
-// The choice `auto` makes (choose_kernel, clgemm/tuning.hpp): the regime of the shape, then
-// the tuned entries of the best-matching device level weighed by how much of the device their
-// launch keeps busy on this shape.
+// The choice `auto` makes (choose_kernel, kernel_choice.hpp and clgemm/tuning.hpp): the regime
+// of the row-major call's shape, then the tuned entries of the best-matching device level
+// weighed by how much of the device their launch keeps busy on this shape.
+#include "choice/kernel_choice.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,8 +26,7 @@ struct Shape {
   std::int64_t batch = 1;            // products of that shape in the call
 };
 
-Shape call_shape(const GemmProblem& problem) {
-  const auto call = detail::row_major_call(problem);
+Shape call_shape(const detail::KernelCall& call) {
   return {call.m, call.n, call.k, std::max<std::int64_t>(1, call.batch)};
 }
 
@@ -37,7 +38,7 @@ double device_fill(const std::string& kernel, const KernelOptions& options, cons
 // The problem an entry was measured on: its own m, n, k, else its class's representative.
 Shape measured_shape(const TunedEntry& e) {
   if (e.m > 0 && e.n > 0 && e.k > 0) return {e.m, e.n, e.k, std::max<std::int64_t>(1, e.batch)};
-  return call_shape(representative_problem(e.shape_class));
+  return call_shape(detail::row_major_call(representative_problem(e.shape_class)));
 }
 
 // How far apart two shapes are in size: |log(volume ratio)|, for ties between predictions.
@@ -97,14 +98,14 @@ bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
 }
 
 // For a kernel that packs its operands into the workspace first (wgmma): why its packs for
-// `problem` do not fit the device's workspace limit, or "" when they do (or it packs nothing).
+// `call` do not fit the device's workspace limit, or "" when they do (or it packs nothing).
 std::string packs_do_not_fit(const std::string& kernel, const KernelOptions& options,
-                             const GemmProblem& problem, Precision precision,
+                             const detail::KernelCall& call, Precision precision,
                              const DeviceLimits& device) {
   const auto& spec = detail::find_spec(kernel);
   if (!spec.packs_operands) return "";
   const std::size_t limit = detail::workspace_limit(device);
-  if (detail::packing(detail::row_major_call(problem), options, precision).fits(limit)) return "";
+  if (detail::packing(call, options, precision).fits(limit)) return "";
   return "its packed operands need more than the workspace limit of " + std::to_string(limit) +
          " bytes here";
 }
@@ -113,7 +114,16 @@ std::string packs_do_not_fit(const std::string& kernel, const KernelOptions& opt
 
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
                            const GemmProblem& problem, Precision precision, TensorCores cores) try {
-  const Shape shape = call_shape(problem);
+  return detail::choose_kernel(database, device, detail::row_major_call(problem), precision, cores);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
+namespace detail {
+
+KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
+                           const KernelCall& call, Precision precision, TensorCores cores) try {
+  const Shape shape = call_shape(call);
   const auto& problems = database.problems();
   const std::string problems_note =
       problems.empty() ? std::string()
@@ -137,7 +147,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   // here.
   const detail::UsableEntries usable = detail::usable_entries(
       database, device, scope, [&](const TunedEntry& e, const KernelOptions& options) {
-        return packs_do_not_fit(e.kernel, options, problem, precision, device);
+        return packs_do_not_fit(e.kernel, options, call, precision, device);
       });
   const MatchLevel level = usable.level;
   const std::string& skipped = usable.skipped;
@@ -206,4 +216,5 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   detail::rethrow_as_clgemm_error();
 }
 
+}  // namespace detail
 }  // namespace clgemm

@@ -1,22 +1,26 @@
-// Warming a Context (Context::State, launch/context_state.hpp): the set of programs a call may
-// build on this device, derived from what `auto` chooses (choice/auto_candidates.hpp) and the
-// build variants a call can need (launch/build_options.hpp), and building it ahead, on the
-// caller's thread (Context::warm_up) or in the background when the Context opens (CLGEMM_WARM).
+// Warming a Context (warm_up.hpp): the set of programs a call may build on this device, derived
+// from what `auto` chooses (choice/auto_candidates.hpp) and the build variants a call can need
+// (launch/build_options.hpp), and building it ahead (launch/prepare_call.hpp).
+#include "choice/warm_up.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <set>
 
+#include "catalog/device_support.hpp"
 #include "choice/auto_candidates.hpp"
 #include "clgemm/errors.hpp"
-#include "launch/context_state.hpp"
+#include "launch/build_options.hpp"
+#include "launch/prepare_call.hpp"
+#include "plan/operand_packing.hpp"
 
-namespace clgemm {
+namespace clgemm::detail {
 
 namespace {
 
 // The rows of a synthetic call with these transposes, for the packs' build options.
-detail::KernelCall transposed_call(bool trans_a, bool trans_b) {
-  detail::KernelCall call;
+KernelCall transposed_call(bool trans_a, bool trans_b) {
+  KernelCall call;
   call.m = call.n = call.k = 1;
   call.a.transposed = trans_a;
   call.b.transposed = trans_b;
@@ -25,21 +29,16 @@ detail::KernelCall transposed_call(bool trans_a, bool trans_b) {
 
 }  // namespace
 
-std::vector<detail::WarmProgram> Context::State::warm_set(const RunSettings& settings) {
+std::vector<WarmProgram> warm_set(const RunSettings& settings, DeviceRuntime& device,
+                                  ResolvedOptions& options, AutoResources& choices) {
   std::vector<RunSettings> kernels;
   if (settings.kernel == "auto") {
-    // As resolve_auto() does: the probes run only for a precision tensor cores could serve.
-    TensorCores cores = TensorCores::None;
-    if (settings.precision != Precision::FP32 && tensor_core_support().available)
-      cores = wgmma_support().available ? TensorCores::Wgmma : TensorCores::MmaSync;
-    TuningDatabase database;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!tuning) tuning = TuningDatabase::load_default();
-      database = *tuning;
-    }
+    // The tensor cores and the database resolve_auto() weighs.
+    const TensorCores cores = tensor_cores_for(settings.precision, device);
+    const TuningDatabase database =
+        choices.with_database([](const TuningDatabase& loaded) { return loaded; });
     for (const KernelSelection& selection :
-         detail::auto_kernels(database, selected.limits, settings.precision, cores)) {
+         auto_kernels(database, device.limits(), settings.precision, cores)) {
       RunSettings run = settings;
       run.kernel = selection.kernel;
       run.overrides = selection.overrides;
@@ -47,58 +46,58 @@ std::vector<detail::WarmProgram> Context::State::warm_set(const RunSettings& set
       kernels.push_back(run);
     }
   } else {
-    check_precision(detail::find_spec(settings.kernel), settings.precision);  // throws
+    check_precision(find_spec(settings.kernel), settings.precision, device);  // throws
     kernels.push_back(settings);
   }
 
   // Each kernel's variants, then its helpers; collected per kernel, then taken round by round
   // so that every kernel's most common variant comes first.
-  std::vector<std::vector<detail::WarmProgram>> per_kernel;
-  std::vector<detail::WarmProgram> helpers;
+  std::vector<std::vector<WarmProgram>> per_kernel;
+  std::vector<WarmProgram> helpers;
   const int mode = int(settings.precision);
-  const auto helper = [&helpers](const std::string& name, const std::string& options) {
-    detail::WarmProgram program;
+  const auto helper = [&helpers](const std::string& name, const std::string& helper_options) {
+    WarmProgram program;
     program.helper = name;
-    program.helper_options = options;
+    program.helper_options = helper_options;
     program.kernel = name;
-    program.build_options = options;
+    program.build_options = helper_options;
     helpers.push_back(std::move(program));
   };
   helper("scale_c", "");  // C = beta * C, whatever the kernel (K = 0 or alpha = 0)
   for (const RunSettings& run : kernels) {
-    const detail::KernelSpec& spec = detail::find_spec(run.kernel);
-    KernelOptions options;
+    const KernelSpec& spec = find_spec(run.kernel);
+    KernelOptions kernel_options;
     try {
-      options = options_for(run.kernel, selected.limits, run.overrides);
+      kernel_options = options.get(run.kernel, device.limits(), run.overrides);
     } catch (const Error&) {
       if (settings.kernel != "auto") throw;  // the caller's own kernel and overrides
       continue;  // resolve_auto() derives instead; the derived set is in the set already
     }
-    std::vector<detail::WarmProgram> variants;
-    for (const detail::BuildVariant& variant : detail::build_variants(spec)) {
-      detail::WarmProgram program;
+    std::vector<WarmProgram> variants;
+    for (const BuildVariant& variant : build_variants(spec)) {
+      WarmProgram program;
       program.settings = run;
       program.variant = variant;
       program.kernel = run.kernel;
-      program.build_options = detail::variant_build_options(spec, options, variant, run.precision);
+      program.build_options = variant_build_options(spec, kernel_options, variant, run.precision);
       variants.push_back(std::move(program));
     }
     per_kernel.push_back(std::move(variants));
-    if (detail::may_copy_operands(spec)) helper("copy_padded", "");
+    if (may_copy_operands(spec)) helper("copy_padded", "");
     if (spec.slices_k) helper("splitk_reduce", "");
     if (spec.packs_operands)
       for (bool trans_a : {false, true})
         for (bool trans_b : {false, true}) {
-          const detail::Packing packing =
-              detail::packing(transposed_call(trans_a, trans_b), options, run.precision);
+          const Packing packing =
+              detail::packing(transposed_call(trans_a, trans_b), kernel_options, run.precision);
           helper("wgmma_pack", " " + packing.a.build_options(mode));
           helper("wgmma_pack", " " + packing.b.build_options(mode));
         }
   }
 
-  std::vector<detail::WarmProgram> set;
+  std::vector<WarmProgram> set;
   std::set<std::string> seen;
-  const auto add = [&](const detail::WarmProgram& program) {
+  const auto add = [&](const WarmProgram& program) {
     if (seen.insert(program.kernel + "|" + program.build_options).second) set.push_back(program);
   };
   for (const auto& variants : per_kernel)
@@ -113,9 +112,9 @@ std::vector<detail::WarmProgram> Context::State::warm_set(const RunSettings& set
   return set;
 }
 
-WarmUpReport Context::State::warm_up(const std::vector<detail::WarmProgram>& set,
-                                     const WarmUpCallback& progress,
-                                     const std::atomic<bool>* stop) {
+WarmUpReport warm_up(const std::vector<WarmProgram>& set, const WarmUpCallback& progress,
+                     DeviceRuntime& device, ResolvedOptions& options,
+                     const std::atomic<bool>* stop) {
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -128,7 +127,7 @@ WarmUpReport Context::State::warm_up(const std::vector<detail::WarmProgram>& set
       report.stopped = true;
       break;
     }
-    const detail::WarmProgram& program = set[i];
+    const WarmProgram& program = set[i];
     WarmUpProgress step;
     step.index = i + 1;
     step.total = set.size();
@@ -136,18 +135,18 @@ WarmUpReport Context::State::warm_up(const std::vector<detail::WarmProgram>& set
     step.build_options = program.build_options;
     const auto began = Clock::now();
     try {
-      detail::PreparedKernel prepared;
+      PreparedKernel prepared;
       if (!program.helper.empty()) {
-        prepared = prepare_helper(program.helper, program.helper_options, &step.outcome);
+        prepared = prepare_helper(program.helper, program.helper_options, device, &step.outcome);
       } else {
-        const detail::KernelSpec& spec = detail::find_spec(program.settings.kernel);
+        const KernelSpec& spec = find_spec(program.settings.kernel);
         prepared = prepare_build(
             program.settings,
-            [&](const KernelOptions& options) {
-              return detail::variant_build_options(spec, options, program.variant,
-                                                   program.settings.precision);
+            [&](const KernelOptions& kernel_options) {
+              return variant_build_options(spec, kernel_options, program.variant,
+                                           program.settings.precision);
             },
-            &step.outcome);
+            device, options, &step.outcome);
       }
       step.build_options = prepared.build_options;
     } catch (const std::exception& error) {
@@ -175,15 +174,16 @@ WarmUpReport Context::State::warm_up(const std::vector<detail::WarmProgram>& set
   return report;
 }
 
-void Context::State::start_background_warming() {
-  if (warm_mode_for(selected.limits) != WarmMode::Background) return;
-  background.start([this](const std::atomic<bool>& stop) {
+void start_background_warming(BackgroundWarming& background, DeviceRuntime& device,
+                              ResolvedOptions& options, AutoResources& choices) {
+  if (warm_mode_for(device.limits()) != WarmMode::Background) return;
+  background.start([&device, &options, &choices](const std::atomic<bool>& stop) {
     try {
-      warm_up(warm_set(RunSettings{}), {}, &stop);
+      warm_up(warm_set(RunSettings{}, device, options, choices), {}, device, options, &stop);
     } catch (...) {
       // Warming is an optimisation: a failure here is a call's to report, when it comes.
     }
   });
 }
 
-}  // namespace clgemm
+}  // namespace clgemm::detail

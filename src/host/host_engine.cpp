@@ -6,6 +6,8 @@
 // Everything that can fail before C is written (the plan, every piece's programs, the
 // buffers) is done first; a device failure after some of C was written is recovered on the
 // host (host_fallback.hpp), so C is never left half written.
+#include "host/host_engine.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -13,12 +15,13 @@
 #include <string>
 #include <tuple>
 
+#include "choice/call_planning.hpp"
 #include "clgemm/errors.hpp"
 #include "host/engine_counters.hpp"
 #include "host/engine_settings.hpp"
 #include "host/host_fallback.hpp"
 #include "host/pieces.hpp"
-#include "launch/context_state.hpp"
+#include "launch/enqueue_call.hpp"
 
 namespace clgemm {
 namespace {
@@ -62,13 +65,15 @@ struct PendingChunk {
 
 }  // namespace
 
-GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::CallPlan& whole,
-                                      const RunSettings& settings, const float* a, const float* b,
-                                      float* c) {
-  const DeviceLimits& limits = selected.limits;
+namespace detail {
+
+GemmRecord sgemm_host(const GemmProblem& problem, const CallPlan& whole,
+                      const RunSettings& settings, const float* a, const float* b, float* c,
+                      const EngineResources& resources) {
+  const DeviceLimits& limits = resources.device.limits();
   const detail::EngineSettings engine = detail::read_engine_settings(limits);
   if (limits.host_unified_memory && !engine.force_copy)
-    if (auto record = sgemm_in_place(problem, whole, a, b, c)) return *record;
+    if (auto record = sgemm_in_place(problem, whole, a, b, c, resources)) return *record;
 
   detail::TilingInput input = detail::tiling_input(problem);
   input.max_allocation = limits.max_allocation_bytes;
@@ -87,8 +92,8 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
   std::vector<BatchProduct> table;
   std::vector<GemmProblem> piece_problems;
   piece_problems.reserve(pieces.size());
-  std::map<PieceKind, std::shared_ptr<const PreparedEntry>> kinds;
-  std::vector<const PreparedEntry*> prepared(pieces.size());
+  std::map<PieceKind, std::shared_ptr<const detail::PreparedEntry>> kinds;
+  std::vector<const detail::PreparedEntry*> prepared(pieces.size());
   for (std::size_t t = 0; t < pieces.size(); ++t) {
     piece_problems.push_back(detail::piece_problem(problem, tiles, pieces[t], table));
     auto& entry = kinds[kind_of(pieces[t])];
@@ -99,10 +104,12 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
       detail::KernelCall call = detail::row_major_call(sub);
       call.a.base_alignment = call.b.base_alignment = device_alignment;
       call.products_offset = 0;
-      const detail::CallPlan plan = tiles.whole ? whole : this->plan(settings, sub, call);
+      const detail::CallPlan plan = tiles.whole ? whole
+                                                : plan_call(settings, sub, call, resources.device,
+                                                            resources.options, resources.choices);
       if (plan.kind == detail::CallKind::Nothing)
         throw Error(ErrorCode::Internal, "a piece of the host-array call has nothing to compute");
-      entry = prepared_call(plan, call);
+      entry = resources.prepared.get(plan, call, resources.device, resources.options);
     }
     prepared[t] = entry.get();
   }
@@ -112,7 +119,7 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
   record.product_table = problem.products.host != nullptr;
   if (!tiles.whole) record.kernel_choice += "; " + detail::describe_tiles(tiles);
 
-  detail::EnginePool& pool = engine_pool();
+  detail::EnginePool& pool = resources.engines;
   std::unique_ptr<detail::EngineSet> set = pool.acquire();
   const std::size_t chunk_bytes = chunk_bytes_for(tiles.layout);
   const std::size_t chunk_elements = chunk_bytes / sizeof(float);
@@ -244,7 +251,8 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
         if (table_slot) call.products = table_slot->buffer(), call.products_offset = 0;
         if (bias_slot) call.epilogue.bias_buffer = bias_slot->buffer();
         cl::Event launched;
-        enqueue(kernels, prepared[t]->call, call, wait, &launched);
+        enqueue_prepared(kernels, prepared[t]->call, call, wait, &launched,
+                         resources.device.context, resources.workspace);
         for (DeviceSlot* slot : {a_slot, b_slot, bias_slot, table_slot})
           if (slot) slot->users.push_back(launched);
         c_slot->ready = launched;
@@ -330,10 +338,5 @@ GemmRecord Context::State::sgemm_host(const GemmProblem& problem, const detail::
   return record;
 }
 
-detail::EnginePool& Context::State::engine_pool() {
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!engine_pool_) engine_pool_ = std::make_unique<detail::EnginePool>(context, selected.device);
-  return *engine_pool_;
-}
-
+}  // namespace detail
 }  // namespace clgemm

@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "clgemm/errors.hpp"
+#include "host/host_engine.hpp"
 #include "host/pieces.hpp"
-#include "launch/context_state.hpp"
+#include "launch/enqueue_call.hpp"
+#include "launch/kernel_launch.hpp"
 
 namespace clgemm {
 namespace {
@@ -38,10 +40,13 @@ std::size_t lowest_offset(const GemmProblem& p, cl_ulong BatchProduct::*offset, 
 
 }  // namespace
 
-std::optional<GemmRecord> Context::State::sgemm_in_place(const GemmProblem& problem,
-                                                         const detail::CallPlan& plan,
-                                                         const float* a, const float* b, float* c) {
-  const DeviceLimits& limits = selected.limits;
+namespace detail {
+
+std::optional<GemmRecord> sgemm_in_place(const GemmProblem& problem, const CallPlan& plan,
+                                         const float* a, const float* b, float* c,
+                                         const EngineResources& resources) {
+  const DeviceLimits& limits = resources.device.limits();
+  const cl::Context& context = resources.device.context;
   const std::size_t a_base = lowest_offset(problem, &BatchProduct::a_offset, problem.a_offset);
   const std::size_t b_base = lowest_offset(problem, &BatchProduct::b_offset, problem.b_offset);
   const std::size_t c_base = lowest_offset(problem, &BatchProduct::c_offset, problem.c_offset);
@@ -73,11 +78,11 @@ std::optional<GemmRecord> Context::State::sgemm_in_place(const GemmProblem& prob
   call.epilogue.bias_offset = 0;
   call.a.base_alignment = detail::pointer_alignment(first.data);
   call.b.base_alignment = detail::pointer_alignment(second.data);
-  const auto prepared = prepared_call(plan, call);
+  const auto prepared = resources.prepared.get(plan, call, resources.device, resources.options);
   const bool c_in_place = prepared->call.launches() == 1 && !c_span.overlaps(a_span) &&
                           !c_span.overlaps(b_span) && !c_span.overlaps(bias_span);
 
-  cl::CommandQueue queue = acquire_queue();
+  cl::CommandQueue queue = resources.queues.acquire(context, resources.device.selected.device);
   try {
     auto in_place = [&](const HostSpan& span, cl_mem_flags flags) {
       return cl::Buffer(context, flags | CL_MEM_USE_HOST_PTR, span.bytes(),
@@ -102,7 +107,7 @@ std::optional<GemmRecord> Context::State::sgemm_in_place(const GemmProblem& prob
     call.c.buffer = c_buf();
     call.products = table_buf();
     call.epilogue.bias_buffer = bias_buf();
-    enqueue(queue, prepared->call, call, {}, nullptr);
+    enqueue_prepared(queue, prepared->call, call, {}, nullptr, context, resources.workspace);
     // Mapping makes the device's C visible on the host: in place that is the caller's C.
     float* result =
         static_cast<float*>(queue.enqueueMapBuffer(c_buf, CL_TRUE, CL_MAP_READ, 0, c_span.bytes()));
@@ -125,8 +130,9 @@ std::optional<GemmRecord> Context::State::sgemm_in_place(const GemmProblem& prob
     // The queue may hold failed work; it is dropped rather than returned to the pool.
     throw OpenCLError(error.what(), error.err());
   }
-  release_queue(std::move(queue));
+  resources.queues.release(std::move(queue));
   return prepared->record;
 }
 
+}  // namespace detail
 }  // namespace clgemm

@@ -2,7 +2,7 @@
 // programs it built or found, and why; or that it launched nothing.
 #include <algorithm>
 
-#include "launch/context_state.hpp"
+#include "launch/prepared_call.hpp"
 
 namespace clgemm {
 
@@ -20,7 +20,9 @@ const char* program_origin_name(ProgramOrigin origin) {
   return "none";
 }
 
-GemmRecord record_of_nothing(const detail::CallPlan& plan) {
+namespace detail {
+
+GemmRecord record_of_nothing(const CallPlan& plan) {
   GemmRecord record;
   record.kernel = "none";
   record.kernel_choice = plan.reason;
@@ -29,7 +31,7 @@ GemmRecord record_of_nothing(const detail::CallPlan& plan) {
   return record;
 }
 
-GemmRecord record_of(const detail::PreparedCall& prepared) {
+GemmRecord record_of(const PreparedCall& prepared) {
   GemmRecord record = record_of_build(prepared.main, prepared.reason);
   record.split_k = prepared.slices.slices;
   const bool copied_a = prepared.copy_a || prepared.packed;
@@ -45,7 +47,7 @@ GemmRecord record_of(const detail::PreparedCall& prepared) {
     if (helper->built && !helper->cached) record.build_seconds += helper->built->build_seconds;
   // Edge-aware tiling: the record is the whole tiles' launch, with the strips' launches,
   // builds and workspace (they use it one after another) counted in.
-  for (const detail::PreparedEdge& edge : prepared.edges) {
+  for (const PreparedEdge& edge : prepared.edges) {
     const GemmRecord part = record_of(edge.prepared);
     record.build_seconds += part.build_seconds;
     record.workspace_bytes = std::max(record.workspace_bytes, part.workspace_bytes);
@@ -53,7 +55,7 @@ GemmRecord record_of(const detail::PreparedCall& prepared) {
   return record;
 }
 
-GemmRecord record_of_build(const detail::PreparedKernel& prepared, const std::string& reason) {
+GemmRecord record_of_build(const PreparedKernel& prepared, const std::string& reason) {
   GemmRecord record;
   record.kernel = prepared.name;
   record.kernel_choice = reason;
@@ -70,4 +72,5 @@ GemmRecord record_of_build(const detail::PreparedKernel& prepared, const std::st
   return record;
 }
 
+}  // namespace detail
 }  // namespace clgemm

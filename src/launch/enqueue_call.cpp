@@ -1,30 +1,32 @@
-// Enqueueing a prepared call: scale_c alone, or the aligned copies (or the packs of a kernel
-// that reads packed operands), the GEMM and the split-K reduction (which applies the
+// Enqueueing a prepared call (enqueue_call.hpp): scale_c alone, or the aligned copies (or the packs
+// of a kernel that reads packed operands), the GEMM and the split-K reduction (which applies the
 // epilogue) in that order, each launch waiting for the one before (in-order and out-of-order
 // queues alike), the ones that use scratch memory inside the Context's workspace.
+#include "launch/enqueue_call.hpp"
+
 #include <algorithm>
 
-#include "launch/context_state.hpp"
+#include "launch/kernel_launch.hpp"
+#include "plan/aligned_copy.hpp"
 
-namespace clgemm {
+namespace clgemm::detail {
 namespace {
 
 using Wait = std::vector<cl::Event>;
 
 // scale_c: C = act(beta * C + bias) over the row-major call's m x n, for every product.
-cl::Event enqueue_scale_c(const cl::CommandQueue& queue, const detail::PreparedKernel& scale,
-                          const detail::KernelCall& call, const Wait& wait) {
+cl::Event enqueue_scale_c(const cl::CommandQueue& queue, const PreparedKernel& scale,
+                          const KernelCall& call, const Wait& wait) {
   const std::size_t x = scale.options.at("WG_X"), y = scale.options.at("WG_Y");
-  return detail::enqueue_products(queue, *scale.built, "scale_c", call,
-                                  {std::size_t(call.n), std::size_t(call.m)}, {x, y}, 1, wait);
+  return enqueue_products(queue, *scale.built, "scale_c", call,
+                          {std::size_t(call.n), std::size_t(call.m)}, {x, y}, 1, wait);
 }
 
 // copy_padded: `shape` of `from` into the workspace at `to` with leading dimension `ld`.
-cl::Event enqueue_copy(const cl::CommandQueue& queue, const detail::PreparedKernel& copy,
-                       const detail::Operand& from, detail::StoredShape shape,
-                       const cl::Buffer& workspace, std::size_t to, std::int64_t ld,
-                       const Wait& wait) {
-  detail::KernelPool::Lease lease(copy.built->kernels, copy.built->program, "copy_padded");
+cl::Event enqueue_copy(const cl::CommandQueue& queue, const PreparedKernel& copy,
+                       const Operand& from, StoredShape shape, const cl::Buffer& workspace,
+                       std::size_t to, std::int64_t ld, const Wait& wait) {
+  KernelPool::Lease lease(copy.built->kernels, copy.built->program, "copy_padded");
   cl::Kernel& kernel = lease.kernel();
   kernel.setArg(0, cl_int(shape.lines));
   kernel.setArg(1, cl_int(shape.length));
@@ -35,18 +37,16 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const detail::PreparedKern
   kernel.setArg(6, cl_ulong(to));
   kernel.setArg(7, cl_int(ld));
   const std::size_t x = copy.options.at("WG_X"), y = copy.options.at("WG_Y");
-  return detail::enqueue_kernel(queue, *copy.built, kernel,
-                                {std::size_t(shape.length), std::size_t(shape.lines), 1}, {x, y, 1},
-                                wait);
+  return enqueue_kernel(queue, *copy.built, kernel,
+                        {std::size_t(shape.length), std::size_t(shape.lines), 1}, {x, y, 1}, wait);
 }
 
 // wgmma_pack: `layout` of every product of `from` into the workspace at `to`, one product's
 // packed floats apart, in launches of at most kProductsPerLaunch products.
-cl::Event enqueue_pack(const cl::CommandQueue& queue, const detail::PreparedKernel& pack,
-                       const detail::PackedOperand& layout, const detail::Operand& from,
-                       const detail::KernelCall& call, const cl::Buffer& workspace, std::size_t to,
-                       const Wait& wait) {
-  detail::KernelPool::Lease lease(pack.built->kernels, pack.built->program, "wgmma_pack");
+cl::Event enqueue_pack(const cl::CommandQueue& queue, const PreparedKernel& pack,
+                       const PackedOperand& layout, const Operand& from, const KernelCall& call,
+                       const cl::Buffer& workspace, std::size_t to, const Wait& wait) {
+  KernelPool::Lease lease(pack.built->kernels, pack.built->program, "wgmma_pack");
   cl::Kernel& kernel = lease.kernel();
   int arg = 0;
   kernel.setArg(arg++, cl_int(layout.rows));
@@ -65,22 +65,21 @@ cl::Event enqueue_pack(const cl::CommandQueue& queue, const detail::PreparedKern
   const std::size_t items = (layout.work_items_per_product() + local - 1) / local * local;
   Wait before = wait;
   cl::Event last;
-  for (std::int64_t first = 0; first < call.batch; first += detail::kProductsPerLaunch) {
-    const auto products = std::min(call.batch - first, detail::kProductsPerLaunch);
+  for (std::int64_t first = 0; first < call.batch; first += kProductsPerLaunch) {
+    const auto products = std::min(call.batch - first, kProductsPerLaunch);
     kernel.setArg(first_product_arg, cl_uint(first));
-    last = detail::enqueue_kernel(queue, *pack.built, kernel, {items, 1, std::size_t(products)},
-                                  {local, 1, 1}, before);
+    last = enqueue_kernel(queue, *pack.built, kernel, {items, 1, std::size_t(products)},
+                          {local, 1, 1}, before);
     before = {last};
   }
   return last;
 }
 
 // splitk_reduce: C = act(alpha * (sum of the slabs) + beta * C + bias).
-cl::Event enqueue_reduce(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
-                         const detail::KernelCall& call, const cl::Buffer& workspace,
-                         const Wait& wait) {
-  const detail::PreparedKernel& reduce = prepared.reduce;
-  detail::KernelPool::Lease lease(reduce.built->kernels, reduce.built->program, "splitk_reduce");
+cl::Event enqueue_reduce(const cl::CommandQueue& queue, const PreparedCall& prepared,
+                         const KernelCall& call, const cl::Buffer& workspace, const Wait& wait) {
+  const PreparedKernel& reduce = prepared.reduce;
+  KernelPool::Lease lease(reduce.built->kernels, reduce.built->program, "splitk_reduce");
   cl::Kernel& kernel = lease.kernel();
   int arg = 0;
   kernel.setArg(arg++, cl_int(call.m));
@@ -95,88 +94,91 @@ cl::Event enqueue_reduce(const cl::CommandQueue& queue, const detail::PreparedCa
   kernel.setArg(arg++, sizeof(cl_mem), &call.c.buffer);
   kernel.setArg(arg++, cl_ulong(call.c.offset));
   kernel.setArg(arg++, cl_int(call.c.ld));
-  detail::set_epilogue_arguments(kernel, arg, call.epilogue);
+  set_epilogue_arguments(kernel, arg, call.epilogue);
   const std::size_t x = reduce.options.at("WG_X"), y = reduce.options.at("WG_Y");
-  return detail::enqueue_kernel(queue, *reduce.built, kernel,
-                                {std::size_t(call.n + 3) / 4, std::size_t(call.m), 1}, {x, y, 1},
-                                wait);
+  return enqueue_kernel(queue, *reduce.built, kernel,
+                        {std::size_t(call.n + 3) / 4, std::size_t(call.m), 1}, {x, y, 1}, wait);
 }
 
-}  // namespace
-
-void Context::State::enqueue(const cl::CommandQueue& queue, const detail::PreparedCall& prepared,
-                             const detail::KernelCall& call, const Wait& wait, cl::Event* event) {
-  if (!prepared.whole_tiles) return enqueue_launches(queue, prepared, call, wait, event);
-  // The parts write disjoint blocks of C; each waits for the one before.
-  cl::Event last;
-  enqueue_launches(queue, prepared, detail::sub_call(call, *prepared.whole_tiles), wait, &last);
-  for (const detail::PreparedEdge& edge : prepared.edges)
-    enqueue_launches(queue, edge.prepared, detail::sub_call(call, edge.region), {last}, &last);
-  if (event) *event = last;
-}
-
-void Context::State::enqueue_launches(const cl::CommandQueue& queue,
-                                      const detail::PreparedCall& prepared,
-                                      const detail::KernelCall& call, const Wait& wait,
-                                      cl::Event* event) {
+// enqueue_prepared() for one part: the launches of `prepared` alone, its edges left out.
+void enqueue_launches(const cl::CommandQueue& queue, const PreparedCall& prepared,
+                      const KernelCall& call, const Wait& wait, cl::Event* event,
+                      const cl::Context& context, Workspace& workspace) {
   cl::Event last;
   if (!prepared.main.spec) {
     last = enqueue_scale_c(queue, prepared.main, call, wait);
   } else if (prepared.workspace_bytes == 0) {
-    last = detail::enqueue_call(queue, *prepared.main.built, *prepared.main.spec,
-                                prepared.main.options, call, wait);
+    last = enqueue_call(queue, *prepared.main.built, *prepared.main.spec, prepared.main.options,
+                        call, wait);
   } else {
-    workspace.use(
-        context, prepared.workspace_bytes, [&](const cl::Buffer& buffer, const Wait& previous_use) {
-          Wait before = wait;
-          before.insert(before.end(), previous_use.begin(), previous_use.end());
-          const auto then = [&](cl::Event launched) {
-            before = {launched};
-            return launched;
-          };
-          detail::KernelCall gemm = call;
-          if (prepared.copy_a) {
-            then(enqueue_copy(queue, prepared.copy, call.a, detail::stored_a(call), buffer,
-                              prepared.a_at, prepared.a_ld, before));
-            gemm.a = {buffer(), prepared.a_at, prepared.a_ld, call.a.transposed, 0};
-          }
-          if (prepared.copy_b) {
-            then(enqueue_copy(queue, prepared.copy, call.b, detail::stored_b(call), buffer,
-                              prepared.b_at, prepared.b_ld, before));
-            gemm.b = {buffer(), prepared.b_at, prepared.b_ld, call.b.transposed, 0};
-          }
-          if (prepared.packed) {
-            // The kernel reads product p's packed operands p * per-product floats
-            // in (a table then gives only C's offsets and the scalars).
-            then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call, buffer,
-                              prepared.a_at, before));
-            then(enqueue_pack(queue, prepared.pack_b, prepared.b_packing, call.b, call, buffer,
-                              prepared.b_at, before));
-            gemm.a = {buffer(), prepared.a_at,
-                      0,        false,
-                      0,        std::int64_t(*prepared.a_packing.floats_per_product()),
-                      false};
-            gemm.b = {buffer(), prepared.b_at,
-                      0,        false,
-                      0,        std::int64_t(*prepared.b_packing.floats_per_product()),
-                      false};
-          }
-          detail::KSlicing slicing;
-          if (prepared.slices.slices > 1) {
-            // Partial products: alpha = 1, beta = 0 into the slabs; alpha, beta and C
-            // are the reduction's.
-            gemm.alpha = 1.0f, gemm.beta = 0.0f;
-            gemm.c = {buffer(), prepared.partial_at, prepared.partial_ld, false, 0};
-            slicing = {prepared.slices.slices, prepared.slices.k_slice, prepared.slab};
-          }
-          last = then(detail::enqueue_call(queue, *prepared.main.built, *prepared.main.spec,
-                                           prepared.main.options, gemm, before, slicing));
-          if (prepared.slices.slices > 1)
-            last = then(enqueue_reduce(queue, prepared, call, buffer, before));
-          return last;
-        });
+    workspace.use(context, prepared.workspace_bytes,
+                  [&](const cl::Buffer& buffer, const Wait& previous_use) {
+                    Wait before = wait;
+                    before.insert(before.end(), previous_use.begin(), previous_use.end());
+                    const auto then = [&](cl::Event launched) {
+                      before = {launched};
+                      return launched;
+                    };
+                    KernelCall gemm = call;
+                    if (prepared.copy_a) {
+                      then(enqueue_copy(queue, prepared.copy, call.a, stored_a(call), buffer,
+                                        prepared.a_at, prepared.a_ld, before));
+                      gemm.a = {buffer(), prepared.a_at, prepared.a_ld, call.a.transposed, 0};
+                    }
+                    if (prepared.copy_b) {
+                      then(enqueue_copy(queue, prepared.copy, call.b, stored_b(call), buffer,
+                                        prepared.b_at, prepared.b_ld, before));
+                      gemm.b = {buffer(), prepared.b_at, prepared.b_ld, call.b.transposed, 0};
+                    }
+                    if (prepared.packed) {
+                      // The kernel reads product p's packed operands p * per-product floats
+                      // in (a table then gives only C's offsets and the scalars).
+                      then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call,
+                                        buffer, prepared.a_at, before));
+                      then(enqueue_pack(queue, prepared.pack_b, prepared.b_packing, call.b, call,
+                                        buffer, prepared.b_at, before));
+                      gemm.a = {buffer(), prepared.a_at,
+                                0,        false,
+                                0,        std::int64_t(*prepared.a_packing.floats_per_product()),
+                                false};
+                      gemm.b = {buffer(), prepared.b_at,
+                                0,        false,
+                                0,        std::int64_t(*prepared.b_packing.floats_per_product()),
+                                false};
+                    }
+                    KSlicing slicing;
+                    if (prepared.slices.slices > 1) {
+                      // Partial products: alpha = 1, beta = 0 into the slabs; alpha, beta and C
+                      // are the reduction's.
+                      gemm.alpha = 1.0f, gemm.beta = 0.0f;
+                      gemm.c = {buffer(), prepared.partial_at, prepared.partial_ld, false, 0};
+                      slicing = {prepared.slices.slices, prepared.slices.k_slice, prepared.slab};
+                    }
+                    last = then(enqueue_call(queue, *prepared.main.built, *prepared.main.spec,
+                                             prepared.main.options, gemm, before, slicing));
+                    if (prepared.slices.slices > 1)
+                      last = then(enqueue_reduce(queue, prepared, call, buffer, before));
+                    return last;
+                  });
   }
   if (event) *event = last;
 }
 
-}  // namespace clgemm
+}  // namespace
+
+void enqueue_prepared(const cl::CommandQueue& queue, const PreparedCall& prepared,
+                      const KernelCall& call, const Wait& wait, cl::Event* event,
+                      const cl::Context& context, Workspace& workspace) {
+  if (!prepared.whole_tiles)
+    return enqueue_launches(queue, prepared, call, wait, event, context, workspace);
+  // The parts write disjoint blocks of C; each waits for the one before.
+  cl::Event last;
+  enqueue_launches(queue, prepared, sub_call(call, *prepared.whole_tiles), wait, &last, context,
+                   workspace);
+  for (const PreparedEdge& edge : prepared.edges)
+    enqueue_launches(queue, edge.prepared, sub_call(call, edge.region), {last}, &last, context,
+                     workspace);
+  if (event) *event = last;
+}
+
+}  // namespace clgemm::detail

@@ -1,29 +1,29 @@
-// The launches a call needs, prepared once per kind of call (Context::State::prepared_call):
-// planning copies and split-K, formatting build options and finding the programs cost more
-// than a small product's enqueue, and programs repeat their calls.
+// The launches a call needs, prepared once per kind of call (prepared_calls.hpp).
+#include "launch/prepared_calls.hpp"
+
 #include <cstring>
 
-#include "launch/context_state.hpp"
+#include "launch/prepare_call.hpp"
 
-namespace clgemm {
+namespace clgemm::detail {
 namespace {
 
-// The key's bytes: every field prepare() reads, in a fixed order.
+// The key's bytes: every field prepare_call() reads, in a fixed order.
 class KeyWriter {
  public:
   void number(std::int64_t value) { key_.number(value); }
   void text(const std::string& value) { key_.text(value); }
-  void operand(const detail::Operand& x) {
+  void operand(const Operand& x) {
     for (std::int64_t v : {std::int64_t(x.offset), x.ld, std::int64_t(x.transposed),
                            std::int64_t(x.base_alignment), x.stride, std::int64_t(x.table_offsets)})
       number(v);
   }
-  void region(const std::optional<detail::Region>& r) {
+  void region(const std::optional<Region>& r) {
     number(r.has_value());
     if (r)
       for (std::int64_t v : {r->row0, r->rows, r->col0, r->cols}) number(v);
   }
-  void plan(const detail::CallPlan& p) {
+  void plan(const CallPlan& p) {
     number(int(p.kind));
     text(p.run.kernel);
     number(int(p.run.precision));
@@ -34,7 +34,7 @@ class KeyWriter {
     number(std::int64_t(p.edges.size()));
     for (const auto& edge : p.edges) region(edge.region), plan(edge.plan);
   }
-  void call(const detail::KernelCall& c) {
+  void call(const KernelCall& c) {
     for (std::int64_t v : {std::int64_t(c.column_major), c.m, c.n, c.k, c.batch,
                            std::int64_t(c.table), std::int64_t(c.products_offset)})
       number(v);
@@ -53,27 +53,29 @@ class KeyWriter {
   std::string take() { return key_.take(); }
 
  private:
-  detail::CacheKey key_;
+  CacheKey key_;
 };
 
 }  // namespace
 
-std::shared_ptr<const Context::State::PreparedEntry> Context::State::prepared_call(
-    const detail::CallPlan& plan, const detail::KernelCall& call) {
+std::shared_ptr<const PreparedEntry> PreparedCalls::get(const CallPlan& plan,
+                                                        const KernelCall& call,
+                                                        DeviceRuntime& device,
+                                                        ResolvedOptions& options) {
   KeyWriter key;
   key.plan(plan);
   key.call(call);
   std::string bytes = key.take();
-  if (auto known = prepared_calls.find(bytes)) return std::move(*known);
+  if (auto known = entries_.find(bytes)) return std::move(*known);
   auto entry = std::make_shared<PreparedEntry>();
-  entry->call = prepare(plan, call);
+  entry->call = prepare_call(plan, call, device, options);
   entry->record = record_of(entry->call);
   // A later call finds every program in memory.
   auto later = std::make_shared<PreparedEntry>(*entry);
   later->record.origin = ProgramOrigin::Memory;
   later->record.build_seconds = 0;
-  prepared_calls.insert(std::move(bytes), std::move(later));
+  entries_.insert(std::move(bytes), std::move(later));
   return entry;
 }
 
-}  // namespace clgemm
+}  // namespace clgemm::detail

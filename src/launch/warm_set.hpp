@@ -1,5 +1,5 @@
-// Internal: one program of the set a Context builds ahead (Context::State::warm_set,
-// choice/warm_up.cpp): a kernel's build variant, or a helper kernel's build.
+// Internal: one program of the set a Context builds ahead (warm_set, choice/warm_up.hpp): a
+// kernel's build variant, or a helper kernel's build.
 #pragma once
 
 #include <string>

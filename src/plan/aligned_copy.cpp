@@ -1,7 +1,11 @@
-// Deciding which operands of a GEMM are copied to aligned storage first (see aligned_copy.hpp).
+// Deciding which operands of a GEMM are copied to aligned storage first, and where the copies lie
+// in the workspace (see aligned_copy.hpp).
 #include "plan/aligned_copy.hpp"
 
 #include <cstdio>
+
+#include "clgemm/errors.hpp"
+#include "plan/workspace_limit.hpp"
 
 namespace clgemm::detail {
 
@@ -85,6 +89,46 @@ CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
   if (copies.a) lay_out(stored_a(call), layout.a, layout.a_ld, layout.a_at);
   if (copies.b) lay_out(stored_b(call), layout.b, layout.b_ld, layout.b_at);
   return layout;
+}
+
+CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
+                       const DeviceLimits& limits) {
+  // A copy is of one matrix: batches read their operands where they are.
+  if (!may_copy_operands(spec) || call.batched()) return {};
+  const long vec = options.at("VEC");
+  const auto mode = options.find("ALIGN_COPY");
+  CopyChoice choice = choose_copies(call, vec, mode == options.end() ? 1 : mode->second,
+                                    operand_aligned(call.a, vec), operand_aligned(call.b, vec));
+  if (!choice.a && !choice.b) return choice;
+  // The copies alone must fit the workspace.
+  const auto copy_bytes = [&](StoredShape s) {
+    return float_bytes(std::uint64_t(s.lines), std::uint64_t(padded_ld(s.length, vec)));
+  };
+  const auto a = choice.a ? copy_bytes(stored_a(call)) : std::optional<std::size_t>(0);
+  const auto b = choice.b ? copy_bytes(stored_b(call)) : std::optional<std::size_t>(0);
+  const std::size_t limit = workspace_limit(limits);
+  if (a && b && *a <= limit && *b <= limit - *a) return choice;
+  const std::string why = "the copies need more than the workspace limit of " +
+                          std::to_string(limit) +
+                          " bytes (a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+                          std::to_string(limits.max_allocation_bytes) + ")";
+  if (mode != options.end() && mode->second == 2)
+    throw Error(ErrorCode::AllocationTooLarge, "ALIGN_COPY = 2: " + why);
+  choice.a = choice.b = false;
+  choice.reason += "; not copied after all: " + why;
+  return choice;
+}
+
+KernelCall copied_call(const KernelCall& call, const CopyChoice& copies,
+                       const KernelOptions& options, const DeviceLimits& limits) {
+  KernelCall effective = call;
+  const std::size_t alignment = limits.base_address_align_bits / 8;
+  const long vec = options.count("VEC") ? options.at("VEC") : 1;
+  if (copies.a)
+    effective.a = {nullptr, 0, padded_ld(stored_a(call).length, vec), call.a.transposed, alignment};
+  if (copies.b)
+    effective.b = {nullptr, 0, padded_ld(stored_b(call).length, vec), call.b.transposed, alignment};
+  return effective;
 }
 
 }  // namespace clgemm::detail

@@ -1,4 +1,5 @@
-// Internal: whether a GEMM reads an unaligned operand from an aligned copy. A kernel that
+// Internal: whether a GEMM reads an unaligned operand from an aligned copy, and where the copies
+// lie in the workspace. A kernel that
 // loads VEC floats at once can use aligned vector loads only when every row of an operand
 // starts VEC-aligned (A_ALIGNED / B_ALIGNED); otherwise it loads element by element (blocked at
 // 4097^3 on the H200: 0.78 of the aligned speed). Copying the operand into a workspace with a
@@ -8,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "catalog/kernel_spec.hpp"
+#include "clgemm/device.hpp"
 #include "plan/kernel_call.hpp"
 
 namespace clgemm::detail {
@@ -54,5 +57,16 @@ struct CopyLayout {
 };
 CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
                           const KernelOptions& options);
+
+// Which operands of `call` the kernel `spec` with these (resolved) options reads from aligned
+// copies (choose_copies, its options' VEC and ALIGN_COPY, the operands' base alignments): none
+// for a batch, and none when the copies would not fit workspace_limit() (Error
+// AllocationTooLarge under ALIGN_COPY = 2).
+CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
+                       const DeviceLimits& limits);
+// The call as the kernel reads it once `copies` are made: a copied operand from the workspace,
+// with the padded leading dimension and the device's base alignment.
+KernelCall copied_call(const KernelCall& call, const CopyChoice& copies,
+                       const KernelOptions& options, const DeviceLimits& limits);
 
 }  // namespace clgemm::detail

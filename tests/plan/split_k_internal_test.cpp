@@ -1,9 +1,11 @@
-// The pure planning functions of multi-launch calls: the split factor (choose_split, slice_k)
-// and the aligned-copy decision (choose_copies), on the H200's numbers and edge cases.
+// The pure planning functions of multi-launch calls: the split factor (choose_split, slice_k),
+// the aligned-copy decision (choose_copies), on the H200's numbers and edge cases, and when a
+// planned split holds beside the operands' copies (holds_for).
 #include <gtest/gtest.h>
 
 #include "plan/aligned_copy.hpp"
 #include "plan/split_k.hpp"
+#include "plan/split_plan.hpp"
 #include "plan/workspace_limit.hpp"
 
 namespace clgemm::detail {
@@ -76,6 +78,40 @@ TEST(ChooseCopies, VolumeAndIntensity) {
   EXPECT_TRUE(choose_copies(big, 4, 1, true, true).reason.empty());
   EXPECT_EQ(stored_a(big).lines, 4097);
   EXPECT_EQ(padded_ld(4097, 4), 4100);
+}
+
+// A split planned with no workspace used (as a call's plan decides it) holds beside copies
+// exactly when plan_split() decides the same there: while its partial products fit what the
+// copies leave; past that, an automatic split is reduced and the plan's no longer holds.
+TEST(PlanSplit, PlannedSplitHoldsWhereTheCopiesChangeNothing) {
+  DeviceLimits limits;
+  limits.compute_units = 132;
+  limits.max_allocation_bytes = std::size_t(16) << 20;  // a workspace limit of 4 MiB
+  const KernelSpec& spec = find_spec("blocked");
+  ASSERT_TRUE(spec.slices_k);
+  const KernelOptions options = resolve_options("blocked", limits, {});
+  const KernelCall call = call_of(64, 64, 200000, 200000);
+  const SplitPlan planned = plan_split(spec, options, call, 0, limits);
+  ASSERT_GT(planned.slices.slices, 1);
+  ASSERT_GT(planned.requested_bytes, 0u);
+  const std::size_t limit = workspace_limit(limits);
+  bool held = false, reduced = false;
+  for (std::size_t used = 0; used <= limit; used += limit / 64) {
+    const SplitPlan again = plan_split(spec, options, call, used, limits);
+    const bool same = again.slices.slices == planned.slices.slices &&
+                      again.slices.k_slice == planned.slices.k_slice &&
+                      again.reason == planned.reason;
+    EXPECT_EQ(holds_for(planned, options, call, used, limits), same) << used;
+    held = held || same;
+    reduced = reduced || !same;
+  }
+  EXPECT_TRUE(held);
+  EXPECT_TRUE(reduced);
+  // Other parameters (a build under a lower work-group limit) or another shape: planned again.
+  KernelOptions other = options;
+  other["TILE_K"] = options.at("TILE_K") * 2;
+  EXPECT_FALSE(holds_for(planned, other, call, 0, limits));
+  EXPECT_FALSE(holds_for(planned, options, call_of(64, 64, 100000, 100000), 0, limits));
 }
 
 }  // namespace

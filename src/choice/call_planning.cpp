@@ -1,0 +1,73 @@
+// Planning a call (call_planning.hpp): `auto` resolved, the kernel's precision and parameters
+// checked, the kind of call, the index range, the split of K, C's edges.
+#include "choice/call_planning.hpp"
+
+#include <cstdint>
+
+#include "catalog/device_support.hpp"
+#include "plan/index_range.hpp"
+#include "plan/split_plan.hpp"
+
+namespace clgemm::detail {
+namespace {
+
+// Edge-aware tiling for an FP32 GEMM of one product (split_edges, for the plan's kernel with
+// these resolved options): the strips' plans, each with `auto`'s choice for its own shape, and
+// the reason, added to `plan`.
+void plan_edges(CallPlan& plan, const KernelOptions& kernel_options, const RunSettings& settings,
+                const GemmProblem& problem, const KernelCall& call, DeviceRuntime& device,
+                ResolvedOptions& options, AutoResources& choices) {
+  if (call.batched() || plan.run.precision != Precision::FP32) return;
+  const auto split =
+      split_edges(plan.run.kernel, kernel_options, call.m, call.n, call.k, device.limits());
+  if (!split) return;
+  plan.whole_tiles = split->whole_tiles;
+  plan.reason += "; " + split->reason + ":";
+  for (const Region& region : split->edges) {
+    // The strip as a problem of its own: its kind of call, and its sizes in the reason.
+    GemmProblem strip = problem;
+    (call.column_major ? strip.n : strip.m) = region.rows;
+    (call.column_major ? strip.m : strip.n) = region.cols;
+    EdgePlan edge{region, plan_call(settings, strip, sub_call(call, region), device, options,
+                                    choices, false)};
+    const bool rows = region.col0 == 0;  // a strip of the call's last rows, else of its columns
+    const std::int64_t count = rows ? region.rows : region.cols;
+    const std::string what = rows != call.column_major ? "row" : "column";
+    plan.reason += " the last " + std::to_string(count) + " " + what + (count > 1 ? "s" : "") +
+                   " of C (" + std::to_string(strip.m) + "x" + std::to_string(strip.n) + "x" +
+                   std::to_string(strip.k) + ") by " + edge.plan.run.kernel +
+                   (&region == &split->edges.back() ? "" : ",");
+    plan.edges.push_back(std::move(edge));
+  }
+}
+
+}  // namespace
+
+CallPlan plan_call(const RunSettings& settings, const GemmProblem& problem, const KernelCall& call,
+                   DeviceRuntime& device, ResolvedOptions& options, AutoResources& choices,
+                   bool whole) {
+  CallPlan plan;
+  plan.run = resolve_auto(settings, call, plan.reason, device, options, choices);
+  const KernelSpec& spec = find_spec(plan.run.kernel);
+  check_precision(spec, plan.run.precision, device);
+  const KernelOptions kernel_options =
+      options.get(plan.run.kernel, device.limits(), plan.run.overrides);
+  const KindOfCall kind = kind_of_call(problem);
+  if (kind.kind != CallKind::Gemm) {
+    plan.kind = kind.kind;
+    plan.reason = kind.reason;
+    return plan;
+  }
+  check_index_range(spec, kernel_options, call);
+  // A forced split whose workspace does not fit fails here, before any buffer is looked at.
+  if (spec.slices_k) plan.split = plan_split(spec, kernel_options, call, 0, device.limits());
+  if (whole && settings.kernel == "auto")
+    plan_edges(plan, kernel_options, settings, problem, call, device, options, choices);
+  // With edges apart, the kernel computes only the whole tiles: their split is the plan's.
+  if (spec.slices_k && plan.whole_tiles)
+    plan.split =
+        plan_split(spec, kernel_options, sub_call(call, *plan.whole_tiles), 0, device.limits());
+  return plan;
+}
+
+}  // namespace clgemm::detail
