@@ -3,7 +3,6 @@
 #include "runtime/compile_notice.hpp"
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,24 +37,10 @@ std::string compile_notice_text(const std::string& kernel, const std::string& de
          "; CLGEMM_NOTICES=0 silences this) ...";
 }
 
-CompileNotice::CompileNotice(std::string text, double delay_seconds)
-    : watchdog_([this, text = std::move(text), delay_seconds] {
-        std::unique_lock<std::mutex> lock(mutex_);
-        if (finished_.wait_for(lock, std::chrono::duration<double>(delay_seconds),
-                               [this] { return done_; }))
-          return;
-        if (!compile_notices_enabled()) return;
-        std::fprintf(stderr, "%s\n", text.c_str());
-        std::fflush(stderr);
-      }) {}
-
-CompileNotice::~CompileNotice() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    done_ = true;
-  }
-  finished_.notify_one();
-  watchdog_.join();
+void say_compile_notice(const std::string& text) {
+  if (!compile_notices_enabled()) return;
+  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fflush(stderr);
 }
 
 }  // namespace detail
