@@ -13,6 +13,7 @@
 #include "clgemm/errors.hpp"
 #include "host/pieces.hpp"
 #include "launch/context_state.hpp"
+#include "problem/product_offsets.hpp"
 
 namespace clgemm {
 namespace {
@@ -28,23 +29,14 @@ struct HostSpan {
   }
 };
 
-std::size_t lowest_offset(const GemmProblem& p, cl_ulong BatchProduct::*offset, std::size_t own) {
-  if (!p.products.host) return own;
-  std::size_t low = p.products.host[0].*offset;
-  for (std::int64_t i = 1; i < p.batch; ++i)
-    low = std::min<std::size_t>(low, p.products.host[i].*offset);
-  return low;
-}
-
 }  // namespace
 
 std::optional<GemmRecord> Context::State::sgemm_in_place(const GemmProblem& problem,
                                                          const detail::CallPlan& plan,
                                                          const float* a, const float* b, float* c) {
   const DeviceLimits& limits = selected.limits;
-  const std::size_t a_base = lowest_offset(problem, &BatchProduct::a_offset, problem.a_offset);
-  const std::size_t b_base = lowest_offset(problem, &BatchProduct::b_offset, problem.b_offset);
-  const std::size_t c_base = lowest_offset(problem, &BatchProduct::c_offset, problem.c_offset);
+  const detail::ProductOffsets lowest = detail::lowest_product_offsets(problem);
+  const std::size_t a_base = lowest.a, b_base = lowest.b, c_base = lowest.c;
   const bool operands = plan.kind == detail::CallKind::Gemm;
   const HostSpan a_span{operands ? a + a_base : nullptr,
                         operands ? problem.a_elements() - a_base : 0};
