@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
 
 #include "clgemm/warm.hpp"
 
@@ -22,7 +25,21 @@ void set_compile_notices(bool enabled) {
 bool compile_notices_enabled() {
   if (!notices_allowed.load()) return false;
   const char* setting = std::getenv("CLGEMM_NOTICES");
-  return !(setting && std::strcmp(setting, "0") == 0);
+  if (!setting || !*setting || std::strcmp(setting, "1") == 0) return true;
+  if (std::strcmp(setting, "0") == 0) return false;
+  // Any other value is said once (per value) and leaves the notices on, the documented default.
+  static std::mutex mutex;
+  static std::set<std::string>* const said = new std::set<std::string>;  // kept until exit
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!said->insert(setting).second) return true;
+  }
+  std::fprintf(stderr,
+               "clgemm: CLGEMM_NOTICES='%s' is not 0 (no compile notices) or 1 (the default); "
+               "the compile notices stay on\n",
+               setting);
+  std::fflush(stderr);
+  return true;
 }
 
 namespace detail {
