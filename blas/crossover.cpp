@@ -5,9 +5,9 @@
 
 #include <cstdio>
 #include <exception>
-#include <mutex>
 
 #include "calibration_measure.hpp"
+#include "made_once.hpp"
 #include "notices.hpp"
 #include "settings.hpp"
 #include "support/files.hpp"
@@ -76,39 +76,25 @@ void store(const std::string& path, const std::string& key, const Calibration& f
 
 const Calibration* crossover_figures(Context& context, const CpuBlas& cpu, Precision precision,
                                      std::string& why_not) {
-  static std::mutex mutex;
-  static Calibration* figures = nullptr;  // never deleted: kept until exit
-  static std::string* failure = nullptr;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (figures) return figures;
-  if (failure) {
-    why_not = *failure;
-    return nullptr;
-  }
-  const std::string key = calibration_key(context, cpu, precision);
-  const std::string path = calibration_path(key);
-  Calibration read;
-  if (load(path, key, read)) {
-    figures = new Calibration(read);
-    if (settings().trace) say_line("calibration read from " + path + ": " + describe(*figures));
-    return figures;
-  }
-  try {
-    const Calibration measured = measure_calibration(context, cpu, precision);
-    store(path, key, measured);
-    figures = new Calibration(measured);
-    if (settings().trace)
-      say_line("calibrated in " + std::to_string(measured.seconds_taken) + " s" +
-               (path.empty() ? std::string(", not kept") : ", kept in " + path) + ": " +
-               describe(*figures));
-    return figures;
-  } catch (const std::exception& error) {
-    failure = new std::string(error.what());
-  } catch (...) {
-    failure = new std::string("an unknown exception");
-  }
-  why_not = *failure;
-  return nullptr;
+  static MadeOnce<Calibration> figures;
+  return figures.get(
+      [&] {
+        const std::string key = calibration_key(context, cpu, precision);
+        const std::string path = calibration_path(key);
+        Calibration read;
+        if (load(path, key, read)) {
+          if (settings().trace) say_line("calibration read from " + path + ": " + describe(read));
+          return new Calibration(read);
+        }
+        const Calibration measured = measure_calibration(context, cpu, precision);
+        store(path, key, measured);
+        if (settings().trace)
+          say_line("calibrated in " + std::to_string(measured.seconds_taken) + " s" +
+                   (path.empty() ? std::string(", not kept") : ", kept in " + path) + ": " +
+                   describe(measured));
+        return new Calibration(measured);
+      },
+      why_not);
 }
 
 }  // namespace clgemm::blas

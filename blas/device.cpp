@@ -4,9 +4,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <exception>
-#include <mutex>
 
+#include "made_once.hpp"
 #include "settings.hpp"
 
 namespace clgemm::blas {
@@ -23,29 +22,17 @@ bool is_forked_child() {
 }
 
 Context* device_context(std::string& why_not) {
-  static std::mutex mutex;
-  static Context* context = nullptr;      // never deleted (see device.hpp)
-  static std::string* failure = nullptr;  // why it could not be opened
-  std::lock_guard<std::mutex> lock(mutex);
-  if (context) return context;
-  if (failure) {
-    why_not = *failure;
-    return nullptr;
-  }
-  try {
-    DeviceRequest request;
-    request.platform = settings().platform;
-    request.device = settings().device;
-    context = new Context(request);
-    owner_pid.store(::getpid(), std::memory_order_release);
-    return context;
-  } catch (const std::exception& error) {
-    failure = new std::string(error.what());
-  } catch (...) {
-    failure = new std::string("an unknown exception");
-  }
-  why_not = *failure;
-  return nullptr;
+  static MadeOnce<Context> context;
+  return context.get(
+      [] {
+        DeviceRequest request;
+        request.platform = settings().platform;
+        request.device = settings().device;
+        Context* opened = new Context(request);
+        owner_pid.store(::getpid(), std::memory_order_release);
+        return opened;
+      },
+      why_not);
 }
 
 void run_on_device(Context& context, const BlasCall& call, Precision precision) {

@@ -59,6 +59,7 @@ std::string lowercase(std::string text) {
 struct Found {
   std::string value;
   std::string origin;
+  std::string line;  // the file's line number ("" for an environment variable)
 };
 
 class Sources {
@@ -89,6 +90,10 @@ class Sources {
         continue;
       }
       const std::string key = lowercase(trimmed(content.substr(0, equals)));
+      if (key.empty()) {
+        complain(where + ": \"" + content + "\" has no key before '='; it is ignored");
+        continue;
+      }
       bool known = false;
       for (const Key* k : kAllKeys) known = known || key == k->file_key;
       if (!known) {
@@ -97,14 +102,18 @@ class Sources {
                  "calibration_file); it is ignored");
         continue;
       }
-      file_[key] = {trimmed(content.substr(equals + 1)), key + " (" + where + ")"};
+      if (const auto earlier = file_.find(key); earlier != file_.end())
+        complain(where + ": " + key + " is given again (first at line " + earlier->second.line +
+                 "); the last line's value is used");
+      file_[key] = {trimmed(content.substr(equals + 1)), key + " (" + where + ")",
+                    std::to_string(number)};
     }
   }
 
   // The environment variable when set and not empty, else the file's key.
   std::optional<Found> get(const Key& key) const {
     if (const char* value = std::getenv(key.variable); value && *value)
-      return Found{value, key.variable};
+      return Found{value, key.variable, ""};
     const auto it = file_.find(key.file_key);
     if (it == file_.end() || it->second.value.empty()) return std::nullopt;
     return it->second;

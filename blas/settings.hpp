@@ -1,8 +1,10 @@
 // The settings of libclgemm_blas: environment variables, then the optional configuration file
 // named by CLGEMM_BLAS_CONFIG (`key = value` lines), then the defaults. Read once, at the first
 // SGEMM call. A bad value is reported once on stderr, naming the variable or the file's line,
-// and the default is used instead (a BLAS call cannot return an error). docs/BLAS.md has the
-// table.
+// and the default is used instead (a BLAS call cannot return an error); so is a line that is
+// not `key = value`, an unknown key (the line is ignored), a key given twice (the last line
+// wins) and a file that cannot be read (not used). An empty value is as if it were not set.
+// docs/BLAS.md has the table.
 #pragma once
 
 #include <optional>

@@ -60,7 +60,8 @@ CLGEMM_API void reset_default_warm_mode();
 // A call that must compile a program (neither in its Context nor in the disk cache) prints
 // one line on stderr when the compile lasts more than a second: "clgemm: compiling kernel
 // 'blocked' for '<device>' (first use on this machine; ...) ...". CLGEMM_NOTICES=0 turns it
-// off; so does set_compile_notices(false), for programs that say it themselves (the tools).
+// off (1, empty or unset: on; any other value is said once on stderr and leaves it on); so does
+// set_compile_notices(false), for programs that say it themselves (the tools).
 CLGEMM_API void set_compile_notices(bool enabled);
 // Whether calls print the notice now: neither CLGEMM_NOTICES=0 nor set_compile_notices(false).
 CLGEMM_API bool compile_notices_enabled();

@@ -14,15 +14,13 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
-#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -32,6 +30,7 @@
 #include "clgemm/kernels.hpp"
 #include "clgemm/precision.hpp"
 #include "clgemm/warm.hpp"
+#include "support/delayed_notice.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -96,49 +95,22 @@ double notice_delay() {
   return end && *end == 0 ? seconds : 1.0;
 }
 
-// While it lives, writes `message` to Python's sys.stderr once if it lives longer than
-// `delay_seconds` (at once for a delay of 0; never when the delay is negative or the message
-// empty): around a call that may build a program. It takes the GIL to write, so it must be made and
-// destroyed while the GIL is released.
-class BuildNotice {
- public:
-  BuildNotice(std::string message, double delay_seconds) {
-    if (message.empty() || delay_seconds < 0) return;
-    watchdog_ = std::thread([this, message = std::move(message), delay_seconds] {
-      std::unique_lock<std::mutex> lock(mutex_);
-      if (delay_seconds > 0 &&
-          finished_.wait_for(lock, std::chrono::duration<double>(delay_seconds),
-                             [this] { return done_; }))
-        return;
-      lock.unlock();
-      const nb::gil_scoped_acquire locked;
-      PySys_FormatStderr("%s\n", message.c_str());
-      PyObject* stderr_file = PySys_GetObject("stderr");  // borrowed
-      if (stderr_file && stderr_file != Py_None) {
-        PyObject* flushed = PyObject_CallMethod(stderr_file, "flush", nullptr);
-        Py_XDECREF(flushed);
-      }
-      PyErr_Clear();  // a notice never fails the call
-    });
-  }
-  ~BuildNotice() {
-    if (!watchdog_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = true;
+// What a DelayedNotice (support/delayed_notice.hpp) around a call that may build a program
+// says: `message` on Python's sys.stderr, flushed (nothing for an empty message). It takes the
+// GIL to write, so the notice must be made and destroyed while the GIL is released.
+std::function<void()> writing_to_stderr(std::string message) {
+  if (message.empty()) return {};
+  return [message = std::move(message)] {
+    const nb::gil_scoped_acquire locked;
+    PySys_FormatStderr("%s\n", message.c_str());
+    PyObject* stderr_file = PySys_GetObject("stderr");  // borrowed
+    if (stderr_file && stderr_file != Py_None) {
+      PyObject* flushed = PyObject_CallMethod(stderr_file, "flush", nullptr);
+      Py_XDECREF(flushed);
     }
-    finished_.notify_one();
-    watchdog_.join();
-  }
-  BuildNotice(const BuildNotice&) = delete;
-  BuildNotice& operator=(const BuildNotice&) = delete;
-
- private:
-  std::mutex mutex_;
-  std::condition_variable finished_;
-  bool done_ = false;
-  std::thread watchdog_;
-};
+    PyErr_Clear();  // a notice never fails the call
+  };
+}
 
 // The notice for a call of `problem` with `settings`: empty unless this is the process's first
 // call of its program variant (the kernel chosen for it, its overrides, precision, epilogue,
@@ -197,7 +169,8 @@ GemmRecord sgemm_host(Context& context, GemmProblem problem, const HostOperand& 
   GemmRecord record;
   {
     nb::gil_scoped_release unlocked;
-    const BuildNotice notice(delay < 0 ? "" : build_notice(context, problem, settings), delay);
+    const detail::DelayedNotice notice(
+        writing_to_stderr(delay < 0 ? "" : build_notice(context, problem, settings)), delay);
     record = context.sgemm(problem, a.data(), b.data(), c.data(), settings);
   }
   raise_pending_signals();  // C holds the result
@@ -220,7 +193,8 @@ std::tuple<GemmRecord, std::uintptr_t> sgemm_buffers(
   const double delay = notice_delay();
   {
     nb::gil_scoped_release unlocked;
-    const BuildNotice notice(delay < 0 ? "" : build_notice(context, problem, settings), delay);
+    const detail::DelayedNotice notice(
+        writing_to_stderr(delay < 0 ? "" : build_notice(context, problem, settings)), delay);
     record = context.sgemm(problem, reinterpret_cast<cl_mem>(a), reinterpret_cast<cl_mem>(b),
                            reinterpret_cast<cl_mem>(c), reinterpret_cast<cl_command_queue>(queue),
                            &done, settings, wait_list);
@@ -274,7 +248,7 @@ nb::dict warm_up(Context& context, const std::string& kernel, const std::string&
 }  // namespace
 
 void bind_context(nb::module_& module) {
-  // The package says on sys.stderr what a call builds (BuildNotice), where Jupyter shows it;
+  // The package says on sys.stderr what a call builds (writing_to_stderr), where Jupyter shows it;
   // the library's own notice on the process's stderr would repeat it.
   set_compile_notices(false);
   nb::class_<Context>(module, "Context", "One OpenCL device and the programs built for it.")

@@ -1,32 +1,16 @@
 // check_fits_device: whether a problem's matrices fit the device whole, as device buffers (the
 // buffer path, and the tools' device-resident measurements). The host-array path does not need
 // it: its engine streams tiles through buffers under its own memory limit.
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <tuple>
 
 #include "clgemm/errors.hpp"
+#include "problem/product_offsets.hpp"
 #include "support/error_boundary.hpp"
 
 namespace clgemm {
 namespace {
-
-// Where each product's matrices start (elements), and the lowest of them: a device-resident
-// call's buffers hold each matrix from there.
-struct Placement {
-  const GemmProblem& p;
-  std::size_t a(std::int64_t i) const { return p.product(i).a_offset; }
-  std::size_t b(std::int64_t i) const { return p.product(i).b_offset; }
-  std::size_t c(std::int64_t i) const { return p.product(i).c_offset; }
-  template <typename Offset>
-  std::size_t lowest(Offset offset) const {
-    std::size_t low = (this->*offset)(0);
-    if (p.products.host)
-      for (std::int64_t i = 1; i < p.batch; ++i) low = std::min(low, (this->*offset)(i));
-    return low;
-  }
-};
 
 // check_fits_device() for a problem already validated.
 void check_validated_fits_device(const GemmProblem& problem, const DeviceLimits& limits) {
@@ -34,15 +18,15 @@ void check_validated_fits_device(const GemmProblem& problem, const DeviceLimits&
   // its last element (A and B only when they are read). validate_problem ensured that the element
   // counts fit a byte count.
   const bool operands = problem.reads_operands();
-  const Placement at{problem};
+  const detail::ProductOffsets lowest = detail::lowest_product_offsets(problem);
   std::size_t total = 0;
   for (auto [which, elements, offset, staged] :
-       {std::tuple{Argument::A, problem.a_elements(), &Placement::a, operands},
-        std::tuple{Argument::B, problem.b_elements(), &Placement::b, operands},
-        std::tuple{Argument::C, problem.c_elements(), &Placement::c, !problem.is_empty()}}) {
+       {std::tuple{Argument::A, problem.a_elements(), lowest.a, operands},
+        std::tuple{Argument::B, problem.b_elements(), lowest.b, operands},
+        std::tuple{Argument::C, problem.c_elements(), lowest.c, !problem.is_empty()}}) {
     if (!staged) continue;
     const char* what = argument_name(which);
-    const std::size_t bytes = (elements - at.lowest(offset)) * sizeof(float);
+    const std::size_t bytes = (elements - offset) * sizeof(float);
     if (bytes > limits.max_allocation_bytes)
       throw Error(ErrorCode::AllocationTooLarge,
                   std::string("matrix ") + what + " needs " + std::to_string(bytes) +

@@ -15,6 +15,7 @@
 #include "choice/call_planning.hpp"
 #include "clgemm/errors.hpp"
 #include "host/engine_settings.hpp"
+#include "problem/product_offsets.hpp"
 #include "support/error_boundary.hpp"
 
 namespace clgemm {
@@ -52,13 +53,10 @@ struct Span {
   }
 };
 
-Span span_of(const float* array, const GemmProblem& p, std::size_t GemmProblem::*offset,
+Span span_of(const float* array, const GemmProblem& p, std::size_t detail::ProductOffsets::*offset,
              std::size_t elements) {
   if (!array || elements == 0) return {};
-  std::size_t low = p.product(0).*offset;
-  for (std::int64_t i = 1; i < p.batch && p.products.host; ++i)
-    low = std::min(low, p.product(i).*offset);
-  return {array + low, array + elements};
+  return {array + detail::lowest_product_offsets(p).*offset, array + elements};
 }
 
 }  // namespace
@@ -81,7 +79,7 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
     return detail::sgemm_host(problem, plan, settings, a, b, c, state_->engine_resources());
 
   // Inputs that share memory with C, read from private copies.
-  const Span c_span = span_of(c, problem, &GemmProblem::c_offset, problem.c_elements());
+  const Span c_span = span_of(c, problem, &detail::ProductOffsets::c, problem.c_elements());
   std::vector<float> a_copy, b_copy, bias_copy;
   auto private_copy = [&](const float*& array, const Span& span, std::vector<float>& copy) {
     if (!c_span.overlaps(span)) return;
@@ -89,8 +87,8 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
     array = copy.data();
   };
   if (plan.kind == detail::CallKind::Gemm) {
-    private_copy(a, span_of(a, problem, &GemmProblem::a_offset, problem.a_elements()), a_copy);
-    private_copy(b, span_of(b, problem, &GemmProblem::b_offset, problem.b_elements()), b_copy);
+    private_copy(a, span_of(a, problem, &detail::ProductOffsets::a, problem.a_elements()), a_copy);
+    private_copy(b, span_of(b, problem, &detail::ProductOffsets::b, problem.b_elements()), b_copy);
   }
   GemmProblem call = problem;
   if (call.epilogue.bias != Bias::None && call.epilogue.bias_data) {

@@ -19,6 +19,7 @@
 #include "support/error_boundary.hpp"
 #include "support/files.hpp"
 #include "support/immortal.hpp"
+#include "support/json_fields.hpp"
 #include "support/json_text.hpp"
 
 namespace clgemm {
@@ -69,39 +70,6 @@ namespace {
 
 using nlohmann::json;
 
-// An entry's field, checked: a missing or mistyped field throws std::invalid_argument with
-// the reason, which parse() turns into a problem of that entry.
-std::string text_field(const json& j, const char* name, bool required) {
-  if (!j.contains(name)) {
-    if (required) throw std::invalid_argument(std::string("has no \"") + name + "\"");
-    return {};
-  }
-  if (!j[name].is_string())
-    throw std::invalid_argument(std::string("\"") + name + "\" is not a string");
-  return j[name].get<std::string>();
-}
-
-// An integer in [minimum, maximum]; a fraction, a string or a value out of range is refused
-// (converting 1e30 to an integer would be undefined).
-std::int64_t integer_field(const json& value, const std::string& name, std::int64_t minimum,
-                           std::int64_t maximum) {
-  // nlohmann keeps non-negative integers as unsigned: read both kinds, then check the range.
-  bool fits = false;
-  std::int64_t number = 0;
-  if (value.is_number_unsigned()) {
-    const std::uint64_t u = value.get<std::uint64_t>();
-    fits = u <= std::uint64_t(INT64_MAX);
-    number = fits ? std::int64_t(u) : 0;
-  } else if (value.is_number_integer()) {
-    fits = true;
-    number = value.get<std::int64_t>();
-  }
-  if (!fits || number < minimum || number > maximum)
-    throw std::invalid_argument("\"" + name + "\" = " + value.dump() + " is not an integer in " +
-                                std::to_string(minimum) + ".." + std::to_string(maximum));
-  return number;
-}
-
 // Parameters renamed since tuning files were first written: files that use the old name are
 // read as if they used the new one (BATCH_M/BATCH_N read as batched GEMM; they are the block
 // of C each work-item computes). Entries are written back under the new names.
@@ -148,82 +116,85 @@ std::string why_no_device_runs(const detail::KernelSpec& spec, const KernelOptio
   return {};
 }
 
-TunedEntry entry_from_json(const json& j) {
-  if (!j.is_object()) throw std::invalid_argument("is not a JSON object");
-  TunedEntry e;
-  e.device = text_field(j, "device", true);
-  e.platform = text_field(j, "platform", false);
-  e.architecture = text_field(j, "architecture", false);
-  e.vendor = text_field(j, "vendor", false);
-  e.device_type = text_field(j, "device_type", false);
-  if (!e.device_type.empty() && e.device_type != "CPU" && e.device_type != "GPU" &&
-      e.device_type != "accelerator" && e.device_type != "other")
-    throw std::invalid_argument("unknown device_type '" + e.device_type + "'");
-  e.shape_class = text_field(j, "shape_class", true);
-  const auto& classes = shape_classes();
-  if (std::find(classes.begin(), classes.end(), e.shape_class) == classes.end())
-    throw std::invalid_argument("unknown shape class '" + e.shape_class + "'");
-  const std::string precision = text_field(j, "precision", false);
-  try {
-    e.precision = parse_precision(precision.empty() ? "fp32" : precision);
-  } catch (const Error& error) {
-    throw std::invalid_argument(error.what());
-  }
-  e.kernel = text_field(j, "kernel", true);
-  const KernelDescription* kernel = nullptr;
+const KernelDescription& kernel_described(const std::string& name) {
   for (const auto& description : kernel_catalog())
-    if (description.name == e.kernel) kernel = &description;
-  if (!kernel) throw std::invalid_argument("unknown kernel '" + e.kernel + "'");
-  if (!kernel->computes(e.precision))
-    throw std::invalid_argument("kernel '" + e.kernel + "' does not compute " +
-                                precision_name(e.precision));
-  if (!j.contains("options") || !j["options"].is_object())
-    throw std::invalid_argument("has no \"options\" object");
-  for (const auto& item : j["options"].items()) {
+    if (description.name == name) return description;
+  throw std::invalid_argument("unknown kernel '" + name + "'");
+}
+
+// An entry's "options": each a parameter of the entry's kernel (under its current or its old
+// name, once), within the parameter's range, and all together runnable on some device.
+void read_options(const json& value, TunedEntry& e) {
+  if (!value.is_object()) throw std::invalid_argument("\"options\" is not an object");
+  const KernelDescription& kernel = kernel_described(e.kernel);
+  for (const auto& item : value.items()) {
     // Not a structured binding: clang before 16 cannot capture one in the lambda below.
     const std::string& written = item.key();
     const std::string name = current_parameter_name(written);
-    const json& value = item.value();
-    const auto parameter = std::find_if(kernel->parameters.begin(), kernel->parameters.end(),
+    const auto parameter = std::find_if(kernel.parameters.begin(), kernel.parameters.end(),
                                         [&](const KernelParameter& p) { return p.name == name; });
-    if (parameter == kernel->parameters.end())
+    if (parameter == kernel.parameters.end())
       throw std::invalid_argument("kernel '" + e.kernel + "' has no parameter '" + written + "'");
     if (e.options.count(name))
       throw std::invalid_argument("\"options\" give '" + name +
                                   "' twice, under its old and its new name");
-    e.options[name] = long(integer_field(value, written, parameter->minimum, parameter->maximum));
+    e.options[name] =
+        long(detail::json_integer(item.value(), written, parameter->minimum, parameter->maximum));
   }
   if (const auto why = why_no_device_runs(detail::find_spec(e.kernel), e.options); !why.empty())
     throw std::invalid_argument("\"options\" can run on no device: kernel '" + e.kernel + "' " +
                                 why);
-  if (j.contains("gflops")) {
-    if (!j["gflops"].is_number() || !(j["gflops"].get<double>() >= 0))
-      throw std::invalid_argument("\"gflops\" is not a number of at least 0");
-    e.gflops = j["gflops"].get<double>();
-  }
-  for (auto [name, field] : {std::pair{"m", &e.m}, {"n", &e.n}, {"k", &e.k}})
-    if (j.contains(name)) *field = integer_field(j[name], name, 0, INT64_MAX);
-  if (j.contains("batch")) e.batch = integer_field(j["batch"], "batch", 1, INT_MAX);
-  e.tuned = text_field(j, "tuned", false);
-  return e;
 }
 
-json entry_to_json(const TunedEntry& e) {
-  return {{"device", e.device},
-          {"platform", e.platform},
-          {"architecture", e.architecture},
-          {"vendor", e.vendor},
-          {"device_type", e.device_type},
-          {"shape_class", e.shape_class},
-          {"precision", precision_name(e.precision)},
-          {"kernel", e.kernel},
-          {"options", e.options},
-          {"gflops", e.gflops},
-          {"m", e.m},
-          {"n", e.n},
-          {"k", e.k},
-          {"batch", e.batch},
-          {"tuned", e.tuned}};
+// A tuning file's entry, field by field in the order they are read and checked: the kernel
+// against the precision before it, the options against the kernel.
+const detail::JsonFields<TunedEntry>& entry_fields() {
+  using Fields = detail::JsonFields<TunedEntry>;
+  using detail::integer_field;
+  using detail::text_field;
+  static const Fields fields = {
+      text_field<TunedEntry>("device", &TunedEntry::device, true),
+      text_field<TunedEntry>("platform", &TunedEntry::platform),
+      text_field<TunedEntry>("architecture", &TunedEntry::architecture),
+      text_field<TunedEntry>("vendor", &TunedEntry::vendor),
+      {"device_type", false, [](const TunedEntry& e) { return json(e.device_type); },
+       [](const json& value, TunedEntry& e) {
+         e.device_type = detail::json_text(value, "device_type");
+         if (!e.device_type.empty() && e.device_type != "CPU" && e.device_type != "GPU" &&
+             e.device_type != "accelerator" && e.device_type != "other")
+           throw std::invalid_argument("unknown device_type '" + e.device_type + "'");
+       }},
+      {"shape_class", true, [](const TunedEntry& e) { return json(e.shape_class); },
+       [](const json& value, TunedEntry& e) {
+         e.shape_class = detail::json_text(value, "shape_class");
+         const auto& classes = shape_classes();
+         if (std::find(classes.begin(), classes.end(), e.shape_class) == classes.end())
+           throw std::invalid_argument("unknown shape class '" + e.shape_class + "'");
+       }},
+      {"precision", false, [](const TunedEntry& e) { return json(precision_name(e.precision)); },
+       [](const json& value, TunedEntry& e) {
+         const std::string precision = detail::json_text(value, "precision");
+         try {
+           e.precision = parse_precision(precision.empty() ? "fp32" : precision);
+         } catch (const Error& error) {
+           throw std::invalid_argument(error.what());
+         }
+       }},
+      {"kernel", true, [](const TunedEntry& e) { return json(e.kernel); },
+       [](const json& value, TunedEntry& e) {
+         e.kernel = detail::json_text(value, "kernel");
+         if (!kernel_described(e.kernel).computes(e.precision))
+           throw std::invalid_argument("kernel '" + e.kernel + "' does not compute " +
+                                       precision_name(e.precision));
+       }},
+      {"options", true, [](const TunedEntry& e) { return json(e.options); }, read_options},
+      detail::non_negative_field<TunedEntry>("gflops", &TunedEntry::gflops),
+      integer_field<TunedEntry>("m", &TunedEntry::m, 0, INT64_MAX),
+      integer_field<TunedEntry>("n", &TunedEntry::n, 0, INT64_MAX),
+      integer_field<TunedEntry>("k", &TunedEntry::k, 0, INT64_MAX),
+      integer_field<TunedEntry>("batch", &TunedEntry::batch, 1, INT_MAX),
+      text_field<TunedEntry>("tuned", &TunedEntry::tuned)};
+  return fields;
 }
 
 bool same_key(const TunedEntry& a, const TunedEntry& b) {
@@ -283,7 +254,9 @@ TuningDatabase TuningDatabase::parse(const std::string& text, const std::string&
   for (const auto& item : j["entries"]) {
     ++index;
     try {
-      db.put(entry_from_json(item));
+      TunedEntry entry;
+      detail::fields_from_json(item, entry, entry_fields());
+      db.put(entry);
     } catch (const std::invalid_argument& problem) {
       db.problems_.push_back(origin + ": entry " + std::to_string(index) + " " + problem.what() +
                              "; skipped");
@@ -379,7 +352,7 @@ std::string TuningDatabase::to_json_text() const try {
            std::tie(b.device, b.platform, b.shape_class, b.precision);
   });
   json j = {{"format", 1}, {"entries", json::array()}};
-  for (const auto& e : sorted) j["entries"].push_back(entry_to_json(e));
+  for (const auto& e : sorted) j["entries"].push_back(detail::fields_to_json(e, entry_fields()));
   for (const auto& raw : unusable_entries_) j["entries"].push_back(json::parse(raw));
   return j.dump(2) + "\n";
 } catch (...) {

@@ -15,6 +15,7 @@
 #include "host/pieces.hpp"
 #include "launch/enqueue_call.hpp"
 #include "launch/kernel_launch.hpp"
+#include "problem/product_offsets.hpp"
 
 namespace clgemm {
 namespace {
@@ -30,14 +31,6 @@ struct HostSpan {
   }
 };
 
-std::size_t lowest_offset(const GemmProblem& p, cl_ulong BatchProduct::*offset, std::size_t own) {
-  if (!p.products.host) return own;
-  std::size_t low = p.products.host[0].*offset;
-  for (std::int64_t i = 1; i < p.batch; ++i)
-    low = std::min<std::size_t>(low, p.products.host[i].*offset);
-  return low;
-}
-
 }  // namespace
 
 namespace detail {
@@ -47,9 +40,8 @@ std::optional<GemmRecord> sgemm_in_place(const GemmProblem& problem, const CallP
                                          const EngineResources& resources) {
   const DeviceLimits& limits = resources.device.limits();
   const cl::Context& context = resources.device.context;
-  const std::size_t a_base = lowest_offset(problem, &BatchProduct::a_offset, problem.a_offset);
-  const std::size_t b_base = lowest_offset(problem, &BatchProduct::b_offset, problem.b_offset);
-  const std::size_t c_base = lowest_offset(problem, &BatchProduct::c_offset, problem.c_offset);
+  const ProductOffsets lowest = lowest_product_offsets(problem);
+  const std::size_t a_base = lowest.a, b_base = lowest.b, c_base = lowest.c;
   const bool operands = plan.kind == detail::CallKind::Gemm;
   const HostSpan a_span{operands ? a + a_base : nullptr,
                         operands ? problem.a_elements() - a_base : 0};

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "problem/product_offsets.hpp"
+
 namespace clgemm::detail {
 namespace {
 
@@ -11,29 +13,21 @@ namespace {
 struct Products {
   const GemmProblem& p;
   std::size_t offset(Matrix which, std::int64_t i) const {
-    if (which == Matrix::Bias)  // by product index, with or without a table
-      return p.epilogue.bias_offset + std::size_t(i) * std::size_t(p.epilogue.bias_stride);
-    if (p.products.host) {
-      const BatchProduct& e = p.products.host[i];
-      return which == Matrix::A ? e.a_offset : which == Matrix::B ? e.b_offset : e.c_offset;
-    }
+    return pick(which, product_offsets(p, i));
+  }
+  std::size_t lowest(Matrix which) const { return pick(which, lowest_product_offsets(p)); }
+  static std::size_t pick(Matrix which, const ProductOffsets& at) {
     switch (which) {
       case Matrix::A:
-        return p.a_offset + std::size_t(i) * std::size_t(p.stride_a);
+        return at.a;
       case Matrix::B:
-        return p.b_offset + std::size_t(i) * std::size_t(p.stride_b);
+        return at.b;
       case Matrix::C:
-        return p.c_offset + std::size_t(i) * std::size_t(p.stride_c);
+        return at.c;
       case Matrix::Bias:
         break;
     }
-    return p.epilogue.bias_offset + std::size_t(i) * std::size_t(p.epilogue.bias_stride);
-  }
-  std::size_t lowest(Matrix which) const {
-    if (!p.products.host || which == Matrix::Bias) return offset(which, 0);
-    std::size_t low = offset(which, 0);
-    for (std::int64_t i = 1; i < p.batch; ++i) low = std::min(low, offset(which, i));
-    return low;
+    return at.bias;
   }
   float alpha(std::int64_t i) const { return p.products.host ? p.products.host[i].alpha : p.alpha; }
   float beta(std::int64_t i) const { return p.products.host ? p.products.host[i].beta : p.beta; }
@@ -210,10 +204,10 @@ GemmProblem piece_problem_terms(const GemmProblem& p, const TilePlan& plan, cons
     // Offsets from each slot's start: the lowest product's offset.
     if (p.products.host) {
       s.products.offset = table.size();
+      const ProductOffsets lowest = lowest_product_offsets(p);
       for (std::int64_t q = 0; q < p.batch; ++q) {
         BatchProduct e = p.products.host[q];
-        e.a_offset -= at.lowest(Matrix::A), e.b_offset -= at.lowest(Matrix::B);
-        e.c_offset -= at.lowest(Matrix::C);
+        e.a_offset -= lowest.a, e.b_offset -= lowest.b, e.c_offset -= lowest.c;
         table.push_back(e);
       }
     } else {

@@ -9,6 +9,7 @@
 #include "clgemm/errors.hpp"
 #include "clgemm/gemm.hpp"
 #include "problem/batch_validation.hpp"
+#include "problem/product_offsets.hpp"
 
 namespace clgemm {
 namespace {
@@ -96,16 +97,10 @@ GemmProblem GemmProblem::product(std::int64_t index) const {
   one.batch = 1;
   one.stride_a = one.stride_b = one.stride_c = 0;
   one.products = {};
-  if (products.host) {
-    const BatchProduct& e = products.host[index];
-    one.a_offset = e.a_offset, one.b_offset = e.b_offset, one.c_offset = e.c_offset;
-    one.alpha = e.alpha, one.beta = e.beta;
-  } else {
-    one.a_offset += std::size_t(index) * std::size_t(stride_a);
-    one.b_offset += std::size_t(index) * std::size_t(stride_b);
-    one.c_offset += std::size_t(index) * std::size_t(stride_c);
-  }
-  one.epilogue.bias_offset += std::size_t(index) * std::size_t(epilogue.bias_stride);
+  const detail::ProductOffsets at = detail::product_offsets(*this, index);
+  one.a_offset = at.a, one.b_offset = at.b, one.c_offset = at.c;
+  if (products.host) one.alpha = products.host[index].alpha, one.beta = products.host[index].beta;
+  one.epilogue.bias_offset = at.bias;
   one.epilogue.bias_stride = 0;
   return one;
 }

@@ -3,10 +3,12 @@
 #include "runtime/compile_notice.hpp"
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
 
 #include "clgemm/warm.hpp"
 
@@ -23,7 +25,21 @@ void set_compile_notices(bool enabled) {
 bool compile_notices_enabled() {
   if (!notices_allowed.load()) return false;
   const char* setting = std::getenv("CLGEMM_NOTICES");
-  return !(setting && std::strcmp(setting, "0") == 0);
+  if (!setting || !*setting || std::strcmp(setting, "1") == 0) return true;
+  if (std::strcmp(setting, "0") == 0) return false;
+  // Any other value is said once (per value) and leaves the notices on, the documented default.
+  static std::mutex mutex;
+  static std::set<std::string>* const said = new std::set<std::string>;  // kept until exit
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!said->insert(setting).second) return true;
+  }
+  std::fprintf(stderr,
+               "clgemm: CLGEMM_NOTICES='%s' is not 0 (no compile notices) or 1 (the default); "
+               "the compile notices stay on\n",
+               setting);
+  std::fflush(stderr);
+  return true;
 }
 
 namespace detail {
@@ -38,24 +54,10 @@ std::string compile_notice_text(const std::string& kernel, const std::string& de
          "; CLGEMM_NOTICES=0 silences this) ...";
 }
 
-CompileNotice::CompileNotice(std::string text, double delay_seconds)
-    : watchdog_([this, text = std::move(text), delay_seconds] {
-        std::unique_lock<std::mutex> lock(mutex_);
-        if (finished_.wait_for(lock, std::chrono::duration<double>(delay_seconds),
-                               [this] { return done_; }))
-          return;
-        if (!compile_notices_enabled()) return;
-        std::fprintf(stderr, "%s\n", text.c_str());
-        std::fflush(stderr);
-      }) {}
-
-CompileNotice::~CompileNotice() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    done_ = true;
-  }
-  finished_.notify_one();
-  watchdog_.join();
+void say_compile_notice(const std::string& text) {
+  if (!compile_notices_enabled()) return;
+  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fflush(stderr);
 }
 
 }  // namespace detail

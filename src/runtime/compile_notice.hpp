@@ -2,10 +2,7 @@
 // second (clgemm/warm.hpp, CLGEMM_NOTICES), so that a cold first call does not wait silently.
 #pragma once
 
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
 
 namespace clgemm::detail {
 
@@ -15,20 +12,9 @@ namespace clgemm::detail {
 std::string compile_notice_text(const std::string& kernel, const std::string& device,
                                 bool disk_cache_on);
 
-// While it lives, prints `text` on stderr once, if it lives longer than `delay_seconds` and
-// notices are enabled (compile_notices_enabled()); a watchdog thread waits for that.
-class CompileNotice {
- public:
-  explicit CompileNotice(std::string text, double delay_seconds = 1.0);
-  ~CompileNotice();
-  CompileNotice(const CompileNotice&) = delete;
-  CompileNotice& operator=(const CompileNotice&) = delete;
-
- private:
-  std::mutex mutex_;
-  std::condition_variable finished_;
-  bool done_ = false;
-  std::thread watchdog_;
-};
+// Prints `text` on stderr as its own line, unless notices are off (compile_notices_enabled()):
+// what a call's DelayedNotice (support/delayed_notice.hpp) says once its compile has taken
+// longer than a second.
+void say_compile_notice(const std::string& text);
 
 }  // namespace clgemm::detail

@@ -10,6 +10,7 @@
 #include "clgemm/kernels.hpp"
 #include "runtime/compile_notice.hpp"
 #include "runtime/launch_order.hpp"
+#include "support/delayed_notice.hpp"
 #include "support/exit_stops.hpp"
 
 namespace clgemm {
@@ -145,11 +146,13 @@ std::shared_ptr<const BuiltProgram> ProgramCache::build(
   // return: some drivers (PoCL) finish compiling there, not in clBuildProgram. So does the
   // notice's watchdog.
   std::optional<CompileInProgress> compiling;
-  std::optional<CompileNotice> slow;
+  std::optional<DelayedNotice> slow;
   if (!built->from_disk_cache) {
     compiling.emplace();
     if (notice && compile_notices_enabled())
-      slow.emplace(compile_notice_text(kernel_name, device_name_, disk_.enabled()));
+      slow.emplace([text = compile_notice_text(kernel_name, device_name_, disk_.enabled())] {
+        say_compile_notice(text);
+      });
     built->program = compile(kernel_name, source, options, rewrite);
     const auto binaries = built->program.getInfo<CL_PROGRAM_BINARIES>();
     if (!binaries.empty()) disk_.store(disk_key, binaries.front());

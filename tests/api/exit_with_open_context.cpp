@@ -4,7 +4,6 @@
 // (a build still running while exit destroys what it uses). Each run warms into an empty disk
 // cache of its own, so the warming thread is compiling when the program exits.
 #include <clgemm/clgemm.hpp>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

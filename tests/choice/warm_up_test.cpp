@@ -198,4 +198,21 @@ TEST(WarmUp, SettingsAreReadStrictly) {
   }
 }
 
+// A CLGEMM_NOTICES value other than 0 or 1 leaves the notices on and is said once on stderr,
+// naming the variable, the value and the values allowed; the same value is not said again.
+TEST(WarmUp, ABadNoticesValueIsSaidOnceAndLeavesTheNoticesOn) {
+  const ScopedVariable bad("CLGEMM_NOTICES", "quiet-please");
+  ::testing::internal::CaptureStderr();
+  const bool first = compile_notices_enabled();
+  const bool second = compile_notices_enabled();
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(first);
+  EXPECT_TRUE(second);
+  EXPECT_NE(said.find("CLGEMM_NOTICES='quiet-please' is not 0 (no compile notices) or 1"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("CLGEMM_NOTICES", said.find("CLGEMM_NOTICES") + 1), std::string::npos)
+      << "said twice: " << said;
+}
+
 }  // namespace

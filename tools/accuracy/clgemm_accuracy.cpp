@@ -20,6 +20,7 @@
 #include "accuracy/accuracy_inputs.hpp"
 #include "clgemm/clgemm.hpp"
 #include "common/cli_support.hpp"
+#include "support/delayed_notice.hpp"
 
 namespace {
 
@@ -210,10 +211,10 @@ int run_accuracy(Arguments& args) {
       once.min_seconds = 0;
       clgemm::GemmMeasurement measured;
       {
-        const clgemm::cli::SlowNotice notice(
-            clgemm::cli::build_notice(
+        const clgemm::detail::DelayedNotice notice(
+            clgemm::cli::noting(clgemm::cli::build_notice(
                 clgemm::cli::kernel_that_runs(context, args.kernel, problem, settings.precision),
-                device),
+                device)),
             1.0, clgemm::cli::compiling);
         measured = clgemm::measure_gemm(context, problem, in.a.data(), in.b.data(), c.data(),
                                         settings, once, /*verify=*/true);

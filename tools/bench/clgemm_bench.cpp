@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <sstream>
 
 #include "bench/bench_link.hpp"
@@ -23,6 +22,7 @@
 #include "bench/bench_suites.hpp"
 #include "clgemm/clgemm.hpp"
 #include "common/cli_support.hpp"
+#include "support/delayed_notice.hpp"
 
 namespace {
 
@@ -83,8 +83,8 @@ Result measure(const std::string& name, Operands& o, const std::function<void()>
   r.contender = r.kernel = name;
   r.problem = o.problem;
   {
-    std::optional<clgemm::cli::SlowNotice> notice;
-    if (!first_call_notice.empty()) notice.emplace(first_call_notice, 1.0, notice_only_while);
+    const clgemm::detail::DelayedNotice notice(clgemm::cli::noting(first_call_notice), 1.0,
+                                               notice_only_while);
     enqueue();
     finish();
   }

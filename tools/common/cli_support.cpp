@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <charconv>
-#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -214,26 +213,9 @@ std::string kernel_that_runs(Context& context, const std::string& kernel,
   return context.choose(problem, settings).kernel;
 }
 
-SlowNotice::SlowNotice(std::string message, double delay_seconds, std::function<bool()> only_while)
-    : watchdog_(
-          [this, message = std::move(message), delay_seconds, only_while = std::move(only_while)] {
-            std::unique_lock<std::mutex> lock(mutex_);
-            if (finished_.wait_for(lock, std::chrono::duration<double>(delay_seconds),
-                                   [this] { return done_; }))
-              return;
-            while (only_while && !only_while())
-              if (finished_.wait_for(lock, std::chrono::milliseconds(50), [this] { return done_; }))
-                return;
-            note(message);
-          }) {}
-
-SlowNotice::~SlowNotice() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    done_ = true;
-  }
-  finished_.notify_one();
-  watchdog_.join();
+std::function<void()> noting(std::string message) {
+  if (message.empty()) return {};
+  return [message = std::move(message)] { note(message); };
 }
 
 bool compiling() {

@@ -5,11 +5,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "clgemm/clgemm.hpp"
@@ -79,29 +76,14 @@ void write_output(const std::string& flag, const std::string& path, const std::s
 std::string kernel_that_runs(Context& context, const std::string& kernel,
                              const GemmProblem& problem, Precision precision);
 
-// While it lives, prints `message` with note() once, if it lives longer than `delay_seconds`
-// and, when `only_while` is given, at a moment after that when only_while() holds (checked
-// every 50 ms): around calls that are usually quick but sometimes not, such as a kernel's
-// first build.
-class SlowNotice {
- public:
-  explicit SlowNotice(std::string message, double delay_seconds = 1.0,
-                      std::function<bool()> only_while = {});
-  ~SlowNotice();
-  SlowNotice(const SlowNotice&) = delete;
-  SlowNotice& operator=(const SlowNotice&) = delete;
+// What a DelayedNotice (support/delayed_notice.hpp) around a slow call says: note(message);
+// nothing for an empty message.
+std::function<void()> noting(std::string message);
 
- private:
-  std::mutex mutex_;
-  std::condition_variable finished_;
-  bool done_ = false;
-  std::thread watchdog_;
-};
-
-// The SlowNotice message for the first call of `kernel` on `device`, said only while a
-// program compiles from source (compiling() is its only_while): a first call that loads its
-// program from the disk cache and is slow for other reasons (uploads, the verification) says
-// nothing.
+// The noted message for the first call of `kernel` on `device`, said only while a
+// program compiles from source (compiling() is its DelayedNotice's only_while): a first call that
+// loads its program from the disk cache and is slow for other reasons (uploads, the verification)
+// says nothing.
 std::string build_notice(const std::string& kernel, const DeviceLimits& device);
 bool compiling();
 

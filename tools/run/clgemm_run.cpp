@@ -16,6 +16,7 @@
 #include "clgemm/clgemm.hpp"
 #include "common/cli_support.hpp"
 #include "run/run_modes.hpp"
+#include "support/delayed_notice.hpp"
 
 namespace {
 
@@ -111,10 +112,10 @@ KernelRun run_kernel(clgemm::Context& context, const std::string& kernel,
         " timed runs" +
         (args.verify ? ", the first call verified against the double reference" : ""));
   std::vector<float> c = c_initial;
-  const clgemm::cli::SlowNotice notice(
-      clgemm::cli::build_notice(
+  const clgemm::detail::DelayedNotice notice(
+      clgemm::cli::noting(clgemm::cli::build_notice(
           clgemm::cli::kernel_that_runs(context, kernel, problem, settings.precision),
-          context.device()),
+          context.device())),
       1.0, clgemm::cli::compiling);
   return clgemm::measure_gemm(context, problem, a.data(), b.data(), c.data(), settings, policy,
                               args.verify);

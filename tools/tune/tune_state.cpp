@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 
 #include "clgemm/errors.hpp"
 #include "support/files.hpp"
+#include "support/json_fields.hpp"
 #include "support/json_text.hpp"
 
 namespace clgemm::tune {
@@ -17,80 +19,109 @@ namespace fs = std::filesystem;
 
 namespace {
 
-nlohmann::json to_json(const CandidateRecord& r) {
-  const auto& m = r.measurement;
-  return {{"options", m.options},
-          {"status", m.status},
-          {"median_seconds", m.median_seconds},
-          {"gflops", r.gflops},
-          {"runs", m.runs},
-          {"build_seconds", m.build_seconds},
-          {"first_call_seconds", m.first_call_seconds},
-          {"message", m.message},
-          {"default", r.is_default}};
+using detail::flag_field;
+using detail::integer_field;
+using detail::JsonFields;
+using detail::non_negative_field;
+using detail::text_field;
+
+// Kernel options: an object of integers.
+KernelOptions options_from_json(const nlohmann::json& value, const std::string& name) {
+  if (!value.is_object()) throw std::invalid_argument("\"" + name + "\" is not an object");
+  KernelOptions options;
+  for (const auto& item : value.items())
+    options[item.key()] =
+        long(detail::json_integer(item.value(), name + "." + item.key(), LONG_MIN, LONG_MAX));
+  return options;
 }
 
-CandidateRecord record_from_json(const nlohmann::json& j) {
-  CandidateRecord r;
-  r.measurement.options = j.at("options").get<KernelOptions>();
-  r.measurement.status = j.at("status").get<std::string>();
-  r.measurement.median_seconds = j.value("median_seconds", 0.0);
-  r.measurement.runs = j.value("runs", 0);
-  r.measurement.build_seconds = j.value("build_seconds", 0.0);
-  r.measurement.first_call_seconds = j.value("first_call_seconds", 0.0);
-  r.measurement.message = j.value("message", "");
-  r.gflops = j.value("gflops", 0.0);
-  r.is_default = j.value("default", false);
-  return r;
+// The state file's records, field by field.
+const JsonFields<CandidateRecord>& candidate_fields() {
+  using R = CandidateRecord;
+  static const JsonFields<R> fields = {
+      {"options", true, [](const R& r) { return nlohmann::json(r.measurement.options); },
+       [](const nlohmann::json& value, R& r) {
+         r.measurement.options = options_from_json(value, "options");
+       }},
+      text_field<R>(
+          "status", [](auto& r) -> auto& { return r.measurement.status; }, true),
+      non_negative_field<R>(
+          "median_seconds", [](auto& r) -> auto& { return r.measurement.median_seconds; }),
+      non_negative_field<R>("gflops", &R::gflops),
+      integer_field<R>(
+          "runs", [](auto& r) -> auto& { return r.measurement.runs; }, 0, INT_MAX),
+      non_negative_field<R>(
+          "build_seconds", [](auto& r) -> auto& { return r.measurement.build_seconds; }),
+      non_negative_field<R>(
+          "first_call_seconds", [](auto& r) -> auto& { return r.measurement.first_call_seconds; }),
+      text_field<R>(
+          "message", [](auto& r) -> auto& { return r.measurement.message; }),
+      flag_field<R>("default", &R::is_default)};
+  return fields;
 }
 
-nlohmann::json class_to_json(const ClassState& c) {
-  nlohmann::json candidates = nlohmann::json::array();
-  for (const auto& r : c.candidates) candidates.push_back(to_json(r));
-  return {{"shape_class", c.shape_class},
-          {"m", c.m},
-          {"n", c.n},
-          {"k", c.k},
-          {"finished", c.finished},
-          {"winner", c.winner},
-          {"winner_gflops", c.winner_gflops},
-          {"default_gflops", c.default_gflops},
-          {"candidates", candidates}};
+const JsonFields<ClassState>& class_fields() {
+  using C = ClassState;
+  static const JsonFields<C> fields = {
+      text_field<C>("shape_class", &C::shape_class, true),
+      integer_field<C>("m", &C::m, 0, INT64_MAX, true),
+      integer_field<C>("n", &C::n, 0, INT64_MAX, true),
+      integer_field<C>("k", &C::k, 0, INT64_MAX, true),
+      flag_field<C>("finished", &C::finished),
+      {"winner", false, [](const C& c) { return nlohmann::json(c.winner); },
+       [](const nlohmann::json& value, C& c) { c.winner = options_from_json(value, "winner"); }},
+      non_negative_field<C>("winner_gflops", &C::winner_gflops),
+      non_negative_field<C>("default_gflops", &C::default_gflops),
+      {"candidates", true,
+       [](const C& c) {
+         nlohmann::json candidates = nlohmann::json::array();
+         for (const auto& r : c.candidates)
+           candidates.push_back(detail::fields_to_json(r, candidate_fields()));
+         return candidates;
+       },
+       [](const nlohmann::json& value, C& c) {
+         if (!value.is_array()) throw std::invalid_argument("\"candidates\" is not an array");
+         for (const auto& item : value) {
+           CandidateRecord r;
+           detail::fields_from_json(item, r, candidate_fields());
+           c.candidates.push_back(r);
+         }
+       }}};
+  return fields;
+}
+
+// The identifying fields: a file with others is another tune's.
+const JsonFields<TuneState>& identity_fields() {
+  using S = TuneState;
+  static const JsonFields<S> fields = {
+      text_field<S>("device", &S::device, true), text_field<S>("platform", &S::platform, true),
+      text_field<S>("driver", &S::driver, true), text_field<S>("kernel", &S::kernel, true)};
+  return fields;
 }
 
 ClassState class_from_json(const nlohmann::json& c) {
   ClassState cs;
-  cs.shape_class = c.at("shape_class").get<std::string>();
-  cs.m = c.at("m"), cs.n = c.at("n"), cs.k = c.at("k");
-  cs.finished = c.value("finished", false);
-  cs.winner = c.value("winner", KernelOptions{});
-  cs.winner_gflops = c.value("winner_gflops", 0.0);
-  cs.default_gflops = c.value("default_gflops", 0.0);
-  for (const auto& r : c.at("candidates")) cs.candidates.push_back(record_from_json(r));
+  detail::fields_from_json(c, cs, class_fields());
   return cs;
 }
 
 std::string state_text(const TuneState& state) {
-  nlohmann::json j = {{"format", 1},
-                      {"device", state.device},
-                      {"platform", state.platform},
-                      {"driver", state.driver},
-                      {"kernel", state.kernel},
-                      {"classes", nlohmann::json::array()}};
-  for (const auto& c : state.classes) j["classes"].push_back(class_to_json(c));
+  nlohmann::json j = detail::fields_to_json(state, identity_fields());
+  j["format"] = 1;
+  j["classes"] = nlohmann::json::array();
+  for (const auto& c : state.classes)
+    j["classes"].push_back(detail::fields_to_json(c, class_fields()));
   return j.dump(1) + "\n";
 }
 
 // The first of the identifying fields in which the state file `j` differs from `state`, or
 // null when it is a state file of the same tune.
 const char* mismatch(const nlohmann::json& j, const TuneState& state) {
-  if (j.value("format", 0) != 1) throw std::runtime_error("unknown format");
-  for (const auto& [field, ours] :
-       {std::pair<const char*, const std::string*>{"device", &state.device},
-        {"platform", &state.platform},
-        {"driver", &state.driver},
-        {"kernel", &state.kernel}})
-    if (j.at(field).get<std::string>() != *ours) return field;
+  if (!j.is_object() || j.value("format", 0) != 1) throw std::runtime_error("unknown format");
+  TuneState theirs;
+  detail::fields_from_json(j, theirs, identity_fields());
+  for (const auto& field : identity_fields())
+    if (field.write(theirs) != field.write(state)) return field.name.c_str();
   return nullptr;
 }
 
