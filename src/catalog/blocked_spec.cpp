@@ -71,7 +71,12 @@ KernelSpec blocked_spec() {
       {"ALIGN_COPY",
        "0: never copy operands, 1: copy an unaligned A or B to an aligned workspace when the "
        "copy is small next to the product, 2: copy every unaligned operand",
-       0, 2}};
+       0, 2},
+      {"WAVE_UNITS",
+       "the work-groups the device runs at once (0: unknown, no last-wave split): a call of "
+       "one unsplit product whose work-groups leave a partial last wave computes that wave's "
+       "rows of tiles apart, with K split to fill one wave (plan/last_wave.hpp)",
+       0, 1 << 20}};
   s.description.precisions = {Precision::FP32, Precision::TF32, Precision::TF32x3};
   s.constraints.push_back({"ITEM_M % 4 == 0 (rows are read from local memory as float4)",
                            [](const KernelOptions& o) { return opt(o, "ITEM_M") % 4 == 0; }});

@@ -99,6 +99,10 @@ long kernel_registers_per_work_item(const std::string& kernel, const KernelOptio
     floats += long(spec.local_memory_bytes(options) / sizeof(float) / 2) / items;
   }
   if (options.count("PRIVATE_K")) floats += options.at("PRIVATE_K");
+  // blocked's FRAG_PREFETCH: a second set of fragments, one k step of A and B, held while the
+  // first is multiplied.
+  if (options.count("FRAG_PREFETCH") && options.at("FRAG_PREFETCH") == 1)
+    floats += options.at("ITEM_M") + options.at("ITEM_N");
   return floats;
 } catch (...) {
   detail::rethrow_as_clgemm_error();

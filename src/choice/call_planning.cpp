@@ -1,15 +1,25 @@
 // Planning a call (call_planning.hpp): `auto` resolved, the kernel's precision and parameters
-// checked, the kind of call, the index range, the split of K, C's edges.
+// checked, the kind of call, the index range, the split of K, C's edges, the last wave's split.
 #include "choice/call_planning.hpp"
 
 #include <cstdint>
 
 #include "catalog/device_support.hpp"
 #include "plan/index_range.hpp"
+#include "plan/last_wave.hpp"
 #include "plan/split_plan.hpp"
 
 namespace clgemm::detail {
 namespace {
+
+// A strip of C as a problem of its own (its sizes in the problem's own orientation).
+GemmProblem strip_problem(const GemmProblem& problem, const KernelCall& call,
+                          const Region& region) {
+  GemmProblem strip = problem;
+  (call.column_major ? strip.n : strip.m) = region.rows;
+  (call.column_major ? strip.m : strip.n) = region.cols;
+  return strip;
+}
 
 // Edge-aware tiling for an FP32 GEMM of one product (split_edges, for the plan's kernel with
 // these resolved options): the strips' plans, each with `auto`'s choice for its own shape, and
@@ -25,9 +35,7 @@ void plan_edges(CallPlan& plan, const KernelOptions& kernel_options, const RunSe
   plan.reason += "; " + split->reason + ":";
   for (const Region& region : split->edges) {
     // The strip as a problem of its own: its kind of call, and its sizes in the reason.
-    GemmProblem strip = problem;
-    (call.column_major ? strip.n : strip.m) = region.rows;
-    (call.column_major ? strip.m : strip.n) = region.cols;
+    const GemmProblem strip = strip_problem(problem, call, region);
     EdgePlan edge{region, plan_call(settings, strip, sub_call(call, region), device, options,
                                     choices, false)};
     const bool rows = region.col0 == 0;  // a strip of the call's last rows, else of its columns
@@ -39,6 +47,34 @@ void plan_edges(CallPlan& plan, const KernelOptions& kernel_options, const RunSe
                    (&region == &split->edges.back() ? "" : ",");
     plan.edges.push_back(std::move(edge));
   }
+}
+
+// The last wave's split (last_wave.hpp) of a GEMM of one product whose kernel slices K and
+// runs unsplit: C's last rows as a strip whose K is split to fill one wave, the rest as planned.
+void plan_last_wave(CallPlan& plan, const KernelSpec& spec, const KernelOptions& kernel_options,
+                    const GemmProblem& problem, const KernelCall& call, DeviceRuntime& device,
+                    ResolvedOptions& options, AutoResources& choices) {
+  if (call.batched() || plan.split.slices.slices > 1) return;
+  const auto split = split_last_wave(plan.run.kernel, kernel_options, call.m, call.n, call.k);
+  if (!split) return;
+  // The whole waves run unsplit as well (an automatic split takes regions under two waves).
+  const KernelCall whole = sub_call(call, split->whole_waves);
+  if (plan_split(spec, kernel_options, whole, 0, device.limits()).slices.slices > 1) return;
+  RunSettings strip_settings = plan.run;
+  strip_settings.overrides["SPLIT_K"] = split->slices;
+  strip_settings.overrides["WAVE_UNITS"] = 0;
+  EdgePlan strip{split->last_rows, {}};
+  try {
+    strip.plan = plan_call(strip_settings, strip_problem(problem, call, split->last_rows),
+                           sub_call(call, split->last_rows), device, options, choices, false);
+  } catch (const Error& error) {
+    // The strip's partial products do not fit the workspace: the call runs as it was planned.
+    if (error.code() == ErrorCode::AllocationTooLarge) return;
+    throw;
+  }
+  plan.whole_tiles = split->whole_waves;
+  plan.edges.push_back(std::move(strip));
+  plan.reason += "; " + split->reason;
 }
 
 }  // namespace
@@ -63,6 +99,8 @@ CallPlan plan_call(const RunSettings& settings, const GemmProblem& problem, cons
   if (spec.slices_k) plan.split = plan_split(spec, kernel_options, call, 0, device.limits());
   if (whole && settings.kernel == "auto")
     plan_edges(plan, kernel_options, settings, problem, call, device, options, choices);
+  if (whole && spec.slices_k && !plan.whole_tiles)
+    plan_last_wave(plan, spec, kernel_options, problem, call, device, options, choices);
   // With edges apart, the kernel computes only the whole tiles: their split is the plan's.
   if (spec.slices_k && plan.whole_tiles)
     plan.split =

@@ -260,6 +260,13 @@ TEST(KernelModel, RegistersAndCandidates) {
   // 16 accumulators + one 64 x 65 page over 16 x 16 work-items = 16 + 16.
   EXPECT_EQ(kernel_registers_per_work_item("coarsened", coarsened), 16 + 64 * 65 / 256);
   EXPECT_EQ(kernel_registers_per_work_item("private", {{"WG", 64}, {"PRIVATE_K", 128}}), 1 + 128);
+  // blocked's fragment prefetch adds a second set of ITEM_M + ITEM_N fragments.
+  KernelOptions blocked{{"TILE_M", 64},   {"TILE_N", 128},     {"TILE_K", 8}, {"ITEM_M", 8},
+                        {"ITEM_N", 8},    {"VEC", 4},          {"UNROLL", 1}, {"LANES_N", 8},
+                        {"LOCAL_PAD", 4}, {"FRAG_PREFETCH", 0}};
+  const long one_set = kernel_registers_per_work_item("blocked", blocked);
+  blocked["FRAG_PREFETCH"] = 1;
+  EXPECT_EQ(kernel_registers_per_work_item("blocked", blocked), one_set + 8 + 8);
   EXPECT_EQ(kernel_outputs_per_work_item("base", {{"WG_X", 8}, {"WG_Y", 8}}), 1);
   const KernelOptions tensorcore{{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"WARP_M", 64},
                                  {"WARP_N", 64},  {"STAGES", 3},   {"VEC", 4}};

@@ -1,9 +1,10 @@
 // The pure planning functions of multi-launch calls: the split factor (choose_split, slice_k),
-// the aligned-copy decision (choose_copies), on the H200's numbers and edge cases, and when a
-// planned split holds beside the operands' copies (holds_for).
+// the aligned-copy decision (choose_copies), on the H200's numbers and edge cases, when a
+// planned split holds beside the operands' copies (holds_for), and the last wave's split.
 #include <gtest/gtest.h>
 
 #include "plan/aligned_copy.hpp"
+#include "plan/last_wave.hpp"
 #include "plan/split_k.hpp"
 #include "plan/split_plan.hpp"
 #include "plan/workspace_limit.hpp"
@@ -112,6 +113,39 @@ TEST(PlanSplit, PlannedSplitHoldsWhereTheCopiesChangeNothing) {
   other["TILE_K"] = options.at("TILE_K") * 2;
   EXPECT_FALSE(holds_for(planned, other, call, 0, limits));
   EXPECT_FALSE(holds_for(planned, options, call_of(64, 64, 100000, 100000), 0, limits));
+}
+
+// On the H200's numbers: 3000^3 on the large entry's 128 x 256 tiles, one work-group per SM,
+// and on the medium-large entry's 64 x 128 tiles, four per SM.
+TEST(LastWave, H200Shapes) {
+  KernelOptions large{{"TILE_M", 128},      {"TILE_N", 256},  {"TILE_K", 8},      {"ITEM_M", 16},
+                      {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 0},
+                      {"FRAG_PREFETCH", 0}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}};
+  // 24 x 12 = 288 work-groups: 2 waves and 24 more, 2 rows of tiles; 132 / 24 = 5 slices.
+  auto split = split_last_wave("blocked", large, 3000, 3000, 3000);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->whole_waves.rows, 22 * 128);
+  EXPECT_EQ(split->last_rows.row0, 22 * 128);
+  EXPECT_EQ(split->last_rows.rows, 3000 - 22 * 128);
+  EXPECT_EQ(split->last_rows.cols, 3000);
+  EXPECT_EQ(split->slices, 5);
+  // 4096^3: 32 x 16 = 512 groups, 3 waves and 116 more: 8 rows of tiles are 128 groups, so one
+  // slice each fills the wave: no split.
+  EXPECT_FALSE(split_last_wave("blocked", large, 4096, 4096, 4096));
+  KernelOptions medium{{"TILE_M", 64},       {"TILE_N", 128},  {"TILE_K", 8},      {"ITEM_M", 8},
+                       {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 8},
+                       {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 528}};
+  // 47 x 24 = 1128 groups: 2 waves and 72 more, 3 rows of tiles; 528 / 72 = 7 slices.
+  split = split_last_wave("blocked", medium, 3000, 3000, 3000);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->last_rows.rows, 3000 - 44 * 64);
+  EXPECT_EQ(split->slices, 7);
+  // K caps the slices at 256 deep: 1024 / 256 = 4.
+  split = split_last_wave("blocked", medium, 3000, 3000, 1024);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->slices, 4);
+  medium.erase("WAVE_UNITS");
+  EXPECT_FALSE(split_last_wave("blocked", medium, 3000, 3000, 3000));
 }
 
 }  // namespace
