@@ -21,8 +21,8 @@ std::optional<LastWaveSplit> split_last_wave(const std::string& kernel,
   // The last wave's groups, rounded up to whole rows of tiles.
   const std::int64_t strip_tile_rows = (rest + tile_columns - 1) / tile_columns;
   if (strip_tile_rows >= tile_rows) return std::nullopt;
-  const long slices = long(std::min(units / (strip_tile_rows * tile_columns),
-                                    k / kMinLastWaveSliceDepth));
+  const long slices =
+      long(std::min(units / (strip_tile_rows * tile_columns), k / kMinLastWaveSliceDepth));
   if (slices < 2) return std::nullopt;
   LastWaveSplit split;
   const std::int64_t row0 = (tile_rows - strip_tile_rows) * block[0];

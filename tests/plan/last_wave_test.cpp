@@ -15,7 +15,7 @@ namespace {
 // tiles, 18 work-groups, one whole wave and 6 more, so the last 2 rows of tiles (C's last 42
 // rows) run in 2 slices of K (600 / 2 >= 256).
 KernelOptions small_tiles(long wave_units) {
-  return {{"TILE_M", 32}, {"TILE_N", 32}, {"TILE_K", 8},  {"ITEM_M", 4},
+  return {{"TILE_M", 32}, {"TILE_N", 32}, {"TILE_K", 8}, {"ITEM_M", 4},
           {"ITEM_N", 4},  {"VEC", 4},     {"UNROLL", 0}, {"WAVE_UNITS", wave_units}};
 }
 
@@ -69,9 +69,8 @@ TEST(LastWave, EveryTransposeAndLayoutWithOffsets) {
 }
 
 TEST(LastWave, SaysWhatItSplit) {
-  const auto out =
-      run_blocked(offset_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans),
-                  small_tiles(12));
+  const auto out = run_blocked(
+      offset_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans), small_tiles(12));
   EXPECT_NE(out.record.kernel_choice.find("18 work-groups of 32 x 32 are 1.50 waves of "
                                           "WAVE_UNITS = 12, so C's last 42 rows (2 rows of "
                                           "tiles) run in 2 slices of K"),
@@ -123,7 +122,8 @@ TEST(LastWave, NotWhereNothingIsGained) {
   // A batch fills the device with its products.
   GemmProblem batch = GemmProblem::packed(170, 96, 600);
   batch.batch = 2;
-  batch.stride_a = std::int64_t(batch.a_elements()), batch.stride_b = std::int64_t(batch.b_elements());
+  batch.stride_a = std::int64_t(batch.a_elements()),
+  batch.stride_b = std::int64_t(batch.b_elements());
   batch.stride_c = std::int64_t(batch.c_elements());
   out = run_blocked(batch, small_tiles(12));
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
