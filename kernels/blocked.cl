@@ -211,9 +211,11 @@ UNROLL_LOOP
   store_a_slice(&a_pages[0][0][0], tid, a_next);
   store_b_slice(&b_pages[0][0][0], tid, b_next);
   barrier(CLK_LOCAL_MEM_FENCE);
-  // The fragments of the step to multiply; with FRAG_PREFETCH two sets, step k's in set k % 2.
-  float a_reg[1 + FRAG_PREFETCH][ITEM_M], b_reg[1 + FRAG_PREFETCH][ITEM_N];
 #if FRAG_PREFETCH
+  // Two sets of fragments, step k's in set k % 2, live across the barriers. (Without the
+  // prefetch, each step's fragments are declared inside its loop: PoCL keeps an array whose
+  // scope spans a barrier in memory, per work-item, which slows the default path there.)
+  float a_reg[2][ITEM_M], b_reg[2][ITEM_N];
   read_fragments(a_pages[0], b_pages[0], 0, row_base, col_base, a_reg[0], b_reg[0]);
 #endif
 
@@ -245,8 +247,9 @@ UNROLL_LOOP
 #else
 UNROLL_LOOP
     for (int k = 0; k < TILE_K; ++k) {
-      read_fragments(a_pages[page], b_pages[page], k, row_base, col_base, a_reg[0], b_reg[0]);
-      accumulate(acc, a_reg[0], b_reg[0]);
+      float a_reg[ITEM_M], b_reg[ITEM_N];
+      read_fragments(a_pages[page], b_pages[page], k, row_base, col_base, a_reg, b_reg);
+      accumulate(acc, a_reg, b_reg);
     }
 
     // The other page was last read before the previous barrier, so it is free to overwrite.

@@ -7,8 +7,9 @@
 // by DEPTH of K, already rounded to TF32 (or split into high and low parts), K-major and laid
 // out as the tensor cores read them (kernels/wgmma_layout.clh). So the main loop only moves
 // and multiplies:
-//   - a work-group is one warpgroup of 128 work-items (TILE_M 64) or two (TILE_M 128 or 256);
-//     each warpgroup owns SUBTILES blocks of 64 rows of the group's TILE_M x TILE_N block of
+//   - a work-group is WARPGROUPS warpgroups of 128 work-items (by default one for TILE_M 64,
+//     two otherwise; four need the work-group bound the PTX rewrite writes into the entry,
+//     src/runtime/ptx_rewrite.hpp); each owns SUBTILES blocks of 64 rows of the group's TILE_M x TILE_N block of
 //     C, as the accumulators of one wgmma m64nTILE_Nk8 each (TILE_N / 2 floats per work-item
 //     and block);
 //   - one work-item brings each slice's block of B (and, unless A_REGISTERS, of A) into one
@@ -55,12 +56,18 @@
 #define LAST_WARP_REFILLS 0 // 1: the last warp done with a page refills it, 0: after a barrier
 #endif
 
-#if TILE_M == 64
-#define WARPGROUPS 1
-#elif TILE_M == 128 || TILE_M == 256
-#define WARPGROUPS 2
-#else
+#ifndef WARPGROUPS
+#define WARPGROUPS 0 // 1, 2 or 4 warpgroups per work-group; 0: one for TILE_M 64, else two
+#endif
+#if WARPGROUPS == 0
+#undef WARPGROUPS
+#define WARPGROUPS (TILE_M == 64 ? 1 : 2)
+#endif
+#if TILE_M != 64 && TILE_M != 128 && TILE_M != 256
 #error "TILE_M must be 64, 128 or 256"
+#endif
+#if TILE_M % (64 * WARPGROUPS) != 0
+#error "each warpgroup owns whole blocks of 64 rows: TILE_M % (64 * WARPGROUPS) == 0"
 #endif
 #define SUBTILES (TILE_M / (64 * WARPGROUPS)) // blocks of 64 rows per warpgroup
 #define THREADS (WARPGROUPS * 128)

@@ -61,24 +61,65 @@ inline std::vector<std::string> fp32_kernel_names() {
   return names;
 }
 
+// How run_checked prepares and checks a call: C pre-filled inside the matrix with *c_fill
+// (e.g. NaN) when given; the check in full up to `full_check_limit` multiply-adds, beyond it on
+// `lines` evenly spread rows and columns (verify_gemm).
+struct CheckedRun {
+  const float* c_fill = nullptr;
+  double full_check_limit = kFullCheckLimit;
+  std::size_t lines = kSampledLines;
+};
+
+// What a call did and left: its record, its check against the double reference, and C
+// before and after it.
+struct RunOutcome {
+  GemmRecord record;
+  Verification check;
+  std::vector<float> c_before, c;
+};
+
+// Runs `problem` with `settings` on random A, B and C (and a random bias where the epilogue
+// has one and the problem names none) through the host path, and checks it.
+inline RunOutcome run_checked(const GemmProblem& problem, const RunSettings& settings,
+                              const CheckedRun& how = {}) {
+  const auto a = random_matrix(problem.a_elements(), 11);
+  const auto b = random_matrix(problem.b_elements(), 12);
+  const auto bias = random_matrix(std::size_t(problem.m + problem.n + 8), 14);
+  GemmProblem p = problem;
+  if (p.epilogue.bias != Bias::None && !p.epilogue.bias_data) p.epilogue.bias_data = bias.data();
+  auto c_before = random_matrix(p.c_elements(), 13);
+  if (how.c_fill)
+    for (std::int64_t i = 0; i < p.m; ++i)
+      for (std::int64_t j = 0; j < p.n; ++j) c_before[p.c_index(i, j)] = *how.c_fill;
+  RunOutcome out;
+  out.c_before = c_before;
+  out.c = c_before;
+  out.record = shared_context().sgemm(p, a.data(), b.data(), out.c.data(), settings);
+  out.check = verify_gemm(p, a.data(), b.data(), c_before.data(), out.c.data(),
+                          how.full_check_limit, how.lines);
+  return out;
+}
+
+// `kernel` with `overrides`, in FP32.
+inline RunSettings kernel_settings(const std::string& kernel, const KernelOptions& overrides = {}) {
+  RunSettings settings;
+  settings.kernel = kernel;
+  settings.overrides = overrides;
+  return settings;
+}
+
+// `blocked` with `overrides` on `problem`, checked (split-K, the last wave's split).
+inline RunOutcome run_blocked(const GemmProblem& problem, const KernelOptions& overrides,
+                              const float* c_fill = nullptr) {
+  return run_checked(problem, kernel_settings("blocked", overrides), {c_fill});
+}
+
 // Runs `kernel` on random A, B and C (C pre-filled with `c_fill` when given, e.g. NaN) and
 // returns the verification against the double reference.
 inline Verification run_and_verify(const std::string& kernel, const GemmProblem& problem,
                                    const KernelOptions& overrides = {},
                                    const float* c_fill = nullptr) {
-  const auto a = random_matrix(problem.a_elements(), 11);
-  const auto b = random_matrix(problem.b_elements(), 12);
-  auto c_before = random_matrix(problem.c_elements(), 13);
-  if (c_fill) {
-    for (std::int64_t i = 0; i < problem.m; ++i)
-      for (std::int64_t j = 0; j < problem.n; ++j) c_before[problem.c_index(i, j)] = *c_fill;
-  }
-  auto c = c_before;
-  RunSettings settings;
-  settings.kernel = kernel;
-  settings.overrides = overrides;
-  shared_context().sgemm(problem, a.data(), b.data(), c.data(), settings);
-  return verify_gemm(problem, a.data(), b.data(), c_before.data(), c.data());
+  return run_checked(problem, kernel_settings(kernel, overrides), {c_fill}).check;
 }
 
 // The bit pattern of a float, and the float of a bit pattern.

@@ -3,6 +3,8 @@
 // copies, A otherwise loaded straight into registers; one wgmma m64nTILE_Nk8 per 64 rows of a
 // warpgroup and 8-deep step; pages refilled after a work-group barrier or by the last warp
 // done with them (LAST_WARP_REFILLS); built through the PTX rewrite to sm_90a.
+#include <algorithm>
+
 #include "catalog/kernel_spec.hpp"
 
 namespace clgemm::detail {
@@ -14,11 +16,15 @@ constexpr long kWgmmaK = 8;                      // the K of wgmma ... .tf32
 constexpr std::size_t kLocalBudget = 44 * 1024;  // below the < 48 KiB a work-group gets on the H200
 constexpr std::size_t kBarrierBytes = 8;         // one mbarrier per page
 constexpr long kFragmentBuffers = 3;             // slices of A held in registers (A_REGISTERS)
+constexpr long kRegisterFile = 65536;            // 32-bit registers a work-group may hold
 constexpr long kRegisterBudget = 192;            // accumulators and A's fragments per work-item
+constexpr long kRegistersBeside = 32;            // addresses, counters, barriers' phases
 
-// One warpgroup for 64 rows, two for 128 or 256 (each then 64 or 128 rows: SUBTILES wgmma per
-// step).
+// WARPGROUPS, or by default one warpgroup for 64 rows and two for 128 or 256 (each then 64 or
+// 128 rows: SUBTILES wgmma per step).
 long warpgroups(const KernelOptions& o) {
+  const long given = opt(o, "WARPGROUPS");
+  if (given != 0) return given;
   return opt(o, "TILE_M") == kWarpgroupRows ? 1 : 2;
 }
 long subtiles(const KernelOptions& o) {
@@ -34,6 +40,13 @@ long accumulators(const KernelOptions& o) {
 // 64 x 8 step and part (TILE_K counts both parts).
 long fragment_registers(const KernelOptions& o) {
   return a_in_registers(o) ? kFragmentBuffers * subtiles(o) * opt(o, "TILE_K") / 2 : 0;
+}
+// What accumulators and fragments may hold per work-item: kRegisterBudget, and with four
+// warpgroups what 512 work-items leave of the register file beside the other registers
+// (ptxas fits the kernel to its required size, spilling what does not fit).
+long register_budget(const KernelOptions& o) {
+  const long threads = warpgroups(o) * kWarpgroupItems;
+  return std::min(kRegisterBudget, kRegisterFile / threads - kRegistersBeside);
 }
 
 // STAGES pages, each one packed block of B (TILE_N x TILE_K floats) and, unless A_REGISTERS,
@@ -54,10 +67,16 @@ KernelSpec wgmma_spec() {
       "B packed into TF32 blocks first, B (and A unless A_REGISTERS) brought into STAGES local "
       "pages by bulk copies, one wgmma m64nTILE_Nk8 per 64 rows and step",
       {{"TILE_M",
-        "rows of C per work-group: 64 (one warpgroup), 128 or 256 (two, of 64 or 128 rows)",
+        "rows of C per work-group: 64, 128 or 256, shared by WARPGROUPS warpgroups",
         64,
         256,
         {64, 128, 256}},
+       {"WARPGROUPS",
+        "warpgroups of 128 work-items per work-group (1, 2 or 4), each owning TILE_M / "
+        "WARPGROUPS rows; 0: one for TILE_M 64, two otherwise",
+        0,
+        4,
+        {0, 1, 2, 4}},
        {"TILE_N",
         "columns of C per work-group, the N of the wgmma (64, 128 or 256)",
         64,
@@ -103,17 +122,23 @@ KernelSpec wgmma_spec() {
     // Two warpgroups of 64 x 64, slices 16 deep (8 in 3xTF32), three stages: 36 KiB of local
     // memory, a choice that runs well in both precisions (measured: docs/PERFORMANCE.md, "Design
     // notes and measurements behind the kernels"); the tuner refines it per shape class.
-    KernelOptions o{{"TILE_M", 128}, {"TILE_N", 64},     {"TILE_K", 16},
+    KernelOptions o{{"TILE_M", 128}, {"WARPGROUPS", 0},  {"TILE_N", 64},          {"TILE_K", 16},
                     {"STAGES", 3},   {"A_REGISTERS", 0}, {"LAST_WARP_REFILLS", 0}};
     while (wgmma_local_bytes(o) > d.local_memory_bytes && o["STAGES"] > 2) --o["STAGES"];
     return o;
   };
   s.constraints = {
-      {"TILE_M is 64, 128 or 256 (one warpgroup, or two of 64 or 128 rows: the work-group stays "
-       "within the 256 work-items the H200 allows this kernel)",
+      {"TILE_M is 64, 128 or 256",
        [](const KernelOptions& o) {
          const long m = opt(o, "TILE_M");
          return m == 64 || m == 128 || m == 256;
+       }},
+      {"WARPGROUPS is 0, 1, 2 or 4, and TILE_M % (64 * warpgroups) == 0 (each warpgroup owns "
+       "whole blocks of 64 rows)",
+       [](const KernelOptions& o) {
+         const long w = opt(o, "WARPGROUPS");
+         return (w == 0 || w == 1 || w == 2 || w == 4) &&
+                opt(o, "TILE_M") % (kWarpgroupRows * warpgroups(o)) == 0;
        }},
       {"TILE_N is 64, 128 or 256 (m64n64k8, m64n128k8 or m64n256k8)",
        [](const KernelOptions& o) {
@@ -124,10 +149,11 @@ KernelSpec wgmma_spec() {
        [](const KernelOptions& o) { return opt(o, "TILE_K") % kWgmmaK == 0; }},
       {"TILE_M * TILE_N / (128 * warpgroups) <= 128 (accumulators per work-item)",
        [](const KernelOptions& o) { return accumulators(o) <= 128; }},
-      {"accumulators + 3 * SUBTILES * TILE_K / 2 <= 192 with A_REGISTERS (A's three slices of "
-       "fragments beside the accumulators; SUBTILES = TILE_M / 128 for two warpgroups)",
+      {"accumulators + 3 * SUBTILES * TILE_K / 2 (A's three slices of fragments, with "
+       "A_REGISTERS) <= 192, and <= 65536 / 512 - 32 = 96 with four warpgroups (SUBTILES = "
+       "TILE_M / (64 * warpgroups))",
        [](const KernelOptions& o) {
-         return accumulators(o) + fragment_registers(o) <= kRegisterBudget;
+         return accumulators(o) + fragment_registers(o) <= register_budget(o);
        }},
       {"STAGES >= 2 (one page multiplied while the next is copied)",
        [](const KernelOptions& o) { return opt(o, "STAGES") >= 2; }},

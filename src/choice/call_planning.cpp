@@ -58,8 +58,9 @@ void plan_last_wave(CallPlan& plan, const KernelSpec& spec, const KernelOptions&
   const auto split = split_last_wave(plan.run.kernel, kernel_options, call.m, call.n, call.k);
   if (!split) return;
   // The whole waves run unsplit as well (an automatic split takes regions under two waves).
-  const KernelCall whole = sub_call(call, split->whole_waves);
-  if (plan_split(spec, kernel_options, whole, 0, device.limits()).slices.slices > 1) return;
+  SplitPlan whole_split =
+      plan_split(spec, kernel_options, sub_call(call, split->whole_waves), 0, device.limits());
+  if (whole_split.slices.slices > 1) return;
   RunSettings strip_settings = plan.run;
   strip_settings.overrides["SPLIT_K"] = split->slices;
   strip_settings.overrides["WAVE_UNITS"] = 0;
@@ -73,6 +74,7 @@ void plan_last_wave(CallPlan& plan, const KernelSpec& spec, const KernelOptions&
     throw;
   }
   plan.whole_tiles = split->whole_waves;
+  plan.split = std::move(whole_split);
   plan.edges.push_back(std::move(strip));
   plan.reason += "; " + split->reason;
 }
@@ -99,12 +101,12 @@ CallPlan plan_call(const RunSettings& settings, const GemmProblem& problem, cons
   if (spec.slices_k) plan.split = plan_split(spec, kernel_options, call, 0, device.limits());
   if (whole && settings.kernel == "auto")
     plan_edges(plan, kernel_options, settings, problem, call, device, options, choices);
-  if (whole && spec.slices_k && !plan.whole_tiles)
-    plan_last_wave(plan, spec, kernel_options, problem, call, device, options, choices);
   // With edges apart, the kernel computes only the whole tiles: their split is the plan's.
   if (spec.slices_k && plan.whole_tiles)
     plan.split =
         plan_split(spec, kernel_options, sub_call(call, *plan.whole_tiles), 0, device.limits());
+  else if (whole && spec.slices_k)  // which plans its whole waves' split itself
+    plan_last_wave(plan, spec, kernel_options, problem, call, device, options, choices);
   return plan;
 }
 

@@ -122,18 +122,25 @@ const KernelDescription& kernel_described(const std::string& name) {
   throw std::invalid_argument("unknown kernel '" + name + "'");
 }
 
-// An entry's "options": each a parameter of the entry's kernel (under its current or its old
-// name, once), within the parameter's range, and all together runnable on some device.
+// The parameter `name` of `kernel`, compiled or host (WAVE_UNITS, ...), or null.
+const KernelParameter* find_parameter(const KernelDescription& kernel, const std::string& name) {
+  for (const auto* list : {&kernel.parameters, &kernel.host_parameters})
+    for (const auto& parameter : *list)
+      if (parameter.name == name) return &parameter;
+  return nullptr;
+}
+
+// An entry's "options": each a parameter of the entry's kernel, compiled or host (under its
+// current or its old name, once), within the parameter's range, and all together runnable on
+// some device.
 void read_options(const json& value, TunedEntry& e) {
   if (!value.is_object()) throw std::invalid_argument("\"options\" is not an object");
   const KernelDescription& kernel = kernel_described(e.kernel);
   for (const auto& item : value.items()) {
-    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
     const std::string& written = item.key();
     const std::string name = current_parameter_name(written);
-    const auto parameter = std::find_if(kernel.parameters.begin(), kernel.parameters.end(),
-                                        [&](const KernelParameter& p) { return p.name == name; });
-    if (parameter == kernel.parameters.end())
+    const KernelParameter* parameter = find_parameter(kernel, name);
+    if (!parameter)
       throw std::invalid_argument("kernel '" + e.kernel + "' has no parameter '" + written + "'");
     if (e.options.count(name))
       throw std::invalid_argument("\"options\" give '" + name +

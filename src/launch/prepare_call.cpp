@@ -187,14 +187,14 @@ PreparedKernel prepare_build(
     if (!prepared.built) return prepared;  // warming: left in the disk cache
     const auto wg = prepared.spec->work_group(prepared.options);
     const std::size_t items = wg[0] * wg[1];
-    const std::size_t kernel_limit = prepared.built->kernel_work_group_size;
+    const std::size_t kernel_limit = device.work_group_limit(*prepared.built);
     if (items <= kernel_limit) return prepared;
     if (fixed || attempt == 2 || kernel_limit >= limits.max_work_group_size)
       throw Error(ErrorCode::InvalidOption,
                   "kernel '" + settings.kernel + "' built with '" + prepared.build_options +
                       "' needs " + std::to_string(items) +
-                      " work-items per group, above its CL_KERNEL_WORK_GROUP_SIZE = " +
-                      std::to_string(kernel_limit) + " on device '" + limits.name + "'");
+                      " work-items per group, above its limit of " + std::to_string(kernel_limit) +
+                      " (CL_KERNEL_WORK_GROUP_SIZE) on device '" + limits.name + "'");
     limits.max_work_group_size = kernel_limit;
   }
 }

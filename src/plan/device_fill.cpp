@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "catalog/kernel_spec.hpp"
+#include "plan/last_wave.hpp"
 #include "plan/split_k.hpp"
 
 namespace clgemm::detail {
@@ -23,6 +24,16 @@ double device_fill(const std::string& kernel, const KernelOptions& options, std:
                  : choose_split(m, n, k, block, device.compute_units);
   }
   const double units = double(std::max<std::size_t>(1, device.compute_units));
+  if (slices == 1 && batch == 1)
+    if (const auto split = split_last_wave(kernel, options, m, n, k)) {
+      // The whole waves as they are, then the strip's groups in split->slices slices of K,
+      // each slice 1/slices of a group's time.
+      const double whole = double(split->whole_waves.rows / block[0]) * double(columns);
+      const double strip = double(rows) * double(columns) - whole;
+      const double time = std::ceil(whole / units) +
+                          std::ceil(strip * double(split->slices) / units) / double(split->slices);
+      return tile_fill * (whole + strip) / (time * units);
+    }
   const double groups = double(rows) * double(columns) * double(slices) * double(batch);
   const double waves = std::ceil(groups / units);
   return tile_fill * groups / (waves * units);

@@ -15,7 +15,9 @@ namespace clgemm::detail {
 // share of the compute units its last wave of work-groups occupies (a wave being one
 // work-group per compute unit), with the work-groups of every K slice where the kernel splits
 // K (blocked's SPLIT_K, automatic by default: choose_split), or of every product of a batch
-// (whose products are not split). Counting several resident groups per unit would call a
+// (whose products are not split). Where blocked's WAVE_UNITS splits the last wave
+// (last_wave.hpp), that wave counts for the time of one of its slices. Counting several
+// resident groups per unit would call a
 // launch of two groups per unit half idle, which it is not: what each group gets from its
 // unit is in a tuned entry's measured speed.
 double device_fill(const std::string& kernel, const KernelOptions& options, std::int64_t m,

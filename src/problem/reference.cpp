@@ -163,9 +163,20 @@ struct Checker {
     check(i, j, dot, magnitude);
   }
 
-  // Every element of column j.
+  // Every element of column j, op(B)'s column j read once into contiguous floats (the sums
+  // run over k in order, as in check_element()).
   void check_column(std::int64_t j) {
-    for (std::int64_t i = 0; i < p.m; ++i) check_element(i, j);
+    std::vector<float> column(std::size_t(std::max<std::int64_t>(depth(), 0)));
+    for (std::int64_t k = 0; k < depth(); ++k) column[std::size_t(k)] = b_at(k, j);
+    for (std::int64_t i = 0; i < p.m; ++i) {
+      double dot = 0, magnitude = 0;
+      for (std::int64_t k = 0; k < depth(); ++k) {
+        const double product = double(a_at(i, k)) * double(column[std::size_t(k)]);
+        dot += product;
+        magnitude += std::fabs(product);
+      }
+      check(i, j, dot, magnitude);
+    }
   }
 
   // Marks the elements of C's array that this product writes: its m x n elements.

@@ -2,7 +2,8 @@
 // run once per device and process, whose exact result confirms what the kernels assume:
 // kernels/tensorcore_probe.cl (cp.async, ldmatrix, mma.sync, the TF32 rounding) and
 // kernels/wgmma_probe.cl, built through the PTX rewrite (the program cache's own path, disk
-// cache included), for Hopper's wgmma, its matrix descriptor and fragment layouts.
+// cache included), for Hopper's wgmma, its matrix descriptor and fragment layouts; and
+// kernels/group_size_probe.cl for work-groups above what the driver reports.
 #include "runtime/capability_probes.hpp"
 
 #include <cmath>
@@ -148,6 +149,13 @@ Capability run_wgmma_probe(const cl::Context& context, const cl::Device& device,
       "descriptor, built through the PTX rewrite to sm_90a) computed the exact product"};
 }
 
+constexpr std::size_t kProbeGroups = 264;  // two waves of an H200's 132 units
+
+Capability run_group_size_probe(const cl::Context& context, const cl::Device& device,
+                                const DeviceLimits& limits) {
+  return run_work_groups_of(context, device, limits.max_work_group_size);
+}
+
 std::string compute_capability_text(int capability) {
   return std::to_string(capability / 10) + "." + std::to_string(capability % 10);
 }
@@ -207,6 +215,57 @@ Capability probe_wgmma(const cl::Context& context, const cl::Device& device,
                                  compute_capability_text(limits.compute_capability) +
                                  ", wgmma needs 9.0 (sm_90a code runs on 9.0 only)"};
   return remembered("wgmma", context, device, limits, run_wgmma_probe);
+}
+
+Capability run_work_groups_of(const cl::Context& context, const cl::Device& device,
+                              std::size_t group) {
+  const KernelSource source = load_kernel_source("group_size_probe.cl");
+  cl::Program program(context, source.text);
+  try {
+    program.build({device}, ("-D GROUP=" + std::to_string(group)).c_str());
+  } catch (const cl::Error&) {
+    return Capability{false, "the probe kernel (a work-group of " + std::to_string(group) +
+                                 " summing through local memory) did not build on this device"};
+  }
+  cl::Kernel kernel(program, "group_size_probe");
+  const std::size_t reported = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+  cl::Buffer sums(context, CL_MEM_WRITE_ONLY, kProbeGroups * sizeof(cl_int));
+  cl::Buffer ids(context, CL_MEM_WRITE_ONLY, kProbeGroups * group * sizeof(cl_int));
+  kernel.setArg(0, sums);
+  kernel.setArg(1, ids);
+  cl::CommandQueue queue(context, device);
+  std::vector<cl_int> sum(kProbeGroups, -1), id(kProbeGroups * group, -1);
+  try {
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(kProbeGroups * group),
+                               cl::NDRange(group));
+    queue.enqueueReadBuffer(sums, CL_TRUE, 0, sum.size() * sizeof(cl_int), sum.data());
+    queue.enqueueReadBuffer(ids, CL_TRUE, 0, id.size() * sizeof(cl_int), id.data());
+  } catch (const cl::Error& error) {
+    return Capability{false, "a work-group of " + std::to_string(group) +
+                                 " (CL_KERNEL_WORK_GROUP_SIZE reports " + std::to_string(reported) +
+                                 ") did not run: " + error.what() + " returned " +
+                                 std::to_string(error.err())};
+  }
+  const cl_int expected = cl_int(group * (group + 1) / 2);
+  for (std::size_t g = 0; g < kProbeGroups; ++g)
+    if (sum[g] != expected)
+      return Capability{false, "a work-group of " + std::to_string(group) + " ran but summed " +
+                                   std::to_string(sum[g]) + " in group " + std::to_string(g) +
+                                   ", expected " + std::to_string(expected)};
+  for (std::size_t i = 0; i < id.size(); ++i)
+    if (std::size_t(id[i]) != i % group)
+      return Capability{false, "a work-group of " + std::to_string(group) +
+                                   " ran but wrote the wrong local id at " + std::to_string(i)};
+  return Capability{true, "work-groups of " + std::to_string(group) +
+                              " ran a barrier-separated local-memory sum exactly, though "
+                              "CL_KERNEL_WORK_GROUP_SIZE reports " +
+                              std::to_string(reported)};
+}
+
+Capability probe_required_group_sizes(const cl::Context& context, const cl::Device& device,
+                                      const DeviceLimits& limits) {
+  if (!is_nvidia(limits)) return Capability{false, not_nvidia(limits)};
+  return remembered("required group sizes", context, device, limits, run_group_size_probe);
 }
 
 }  // namespace clgemm::detail

@@ -24,6 +24,16 @@ Capability DeviceRuntime::wgmma_support() {
   return probe_wgmma(context, selected.device, selected.limits);  // remembered
 }
 
+std::size_t DeviceRuntime::work_group_limit(const BuiltProgram& built) {
+  const std::size_t required =
+      built.compile_work_group[0] * built.compile_work_group[1] * built.compile_work_group[2];
+  if (required <= built.kernel_work_group_size || required > selected.limits.max_work_group_size)
+    return built.kernel_work_group_size;
+  return probe_required_group_sizes(context, selected.device, selected.limits).available
+             ? required
+             : built.kernel_work_group_size;
+}
+
 std::shared_ptr<const BuiltProgram> DeviceRuntime::program(
     const std::string& kernel, const std::string& entry_point, const KernelSource& source,
     const std::string& build_options, bool& cached, PtxRewrite rewrite, WarmOutcome* warming) {

@@ -33,6 +33,10 @@ class DeviceRuntime {
   Capability tensor_core_support();
   // Likewise for Hopper's wgmma (probe_wgmma remembers the answer).
   Capability wgmma_support();
+  // The most work-items per group `built`'s entry point runs: CL_KERNEL_WORK_GROUP_SIZE, or its
+  // required size (reqd_work_group_size, at most CL_DEVICE_MAX_WORK_GROUP_SIZE) when that is
+  // larger and probe_required_group_sizes confirmed that such groups run on this device.
+  std::size_t work_group_limit(const BuiltProgram& built);
   // programs.get(), or programs.warm() when `warming` is given (its outcome stored there; the
   // program comes back null when it is left on disk).
   std::shared_ptr<const BuiltProgram> program(const std::string& kernel,

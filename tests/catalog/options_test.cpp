@@ -112,6 +112,28 @@ TEST(Options, InvalidCombinationsNameTheConstraint) {
   expect_invalid("vectorized", {{"TILE_M", 8}, {"ITEM_M", 1}, {"TILE_K", 4}},
                  "each work-item loads whole vectors of A", gpu);
   expect_invalid("private", {{"PRIVATE_K", 5000}}, "PRIVATE_K <= 4096", gpu);
+  // wgmma's warpgroups: whole blocks of 64 rows each, and with four (512 work-items) at most
+  // 96 registers of accumulators and A's fragments.
+  const auto hopper = fake_device(DeviceType::GPU, 1024, 49152);
+  expect_invalid("wgmma", {{"TILE_M", 128}, {"WARPGROUPS", 4}}, "TILE_M % (64 * warpgroups)",
+                 hopper);
+  expect_invalid("wgmma", {{"TILE_M", 256}, {"WARPGROUPS", 3}}, "WARPGROUPS is 0, 1, 2 or 4",
+                 hopper);
+  expect_invalid("wgmma",
+                 {{"TILE_M", 256},
+                  {"WARPGROUPS", 4},
+                  {"TILE_N", 128},
+                  {"TILE_K", 32},
+                  {"A_REGISTERS", 1},
+                  {"STAGES", 2}},
+                 "<= 65536 / 512 - 32 = 96", hopper);
+  EXPECT_NO_THROW(resolve_options("wgmma", hopper,
+                                  {{"TILE_M", 256},
+                                   {"WARPGROUPS", 4},
+                                   {"TILE_N", 128},
+                                   {"TILE_K", 16},
+                                   {"A_REGISTERS", 1},
+                                   {"STAGES", 4}}));
   DeviceLimits narrow = gpu;
   narrow.max_work_item_sizes[1] = 4;
   expect_invalid("base", {}, "CL_DEVICE_MAX_WORK_ITEM_SIZES[1] = 4", narrow);
@@ -273,20 +295,31 @@ TEST(KernelModel, RegistersAndCandidates) {
   EXPECT_EQ(kernel_outputs_per_work_item("tensorcore", tensorcore), 64 * 64 / 32);
   // wgmma: a warpgroup's 64 x TILE_N accumulators over 128 work-items; two warpgroups; two
   // pages of 128 + 128 rows of 16 floats, each with an 8-byte barrier.
-  const KernelOptions wgmma{{"TILE_M", 128}, {"TILE_N", 128},    {"TILE_K", 16},
-                            {"STAGES", 2},   {"A_REGISTERS", 0}, {"LAST_WARP_REFILLS", 0}};
+  const KernelOptions wgmma{{"TILE_M", 128},         {"WARPGROUPS", 0}, {"TILE_N", 128},
+                            {"TILE_K", 16},          {"STAGES", 2},     {"A_REGISTERS", 0},
+                            {"LAST_WARP_REFILLS", 0}};
   EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wgmma), 64);
   EXPECT_EQ(kernel_work_group("wgmma", wgmma), (std::array<std::size_t, 2>{2 * 128, 1}));
   EXPECT_EQ(kernel_local_memory_bytes("wgmma", wgmma), std::size_t(2 * (256 * 16 * 4 + 8)));
   // With A in registers and 256 rows: two warpgroups of two 64 x 128 blocks each, and pages
   // of B only (128 rows of 16 floats).
-  const KernelOptions wgmma_registers{{"TILE_M", 256},    {"TILE_N", 128},
-                                      {"TILE_K", 16},     {"STAGES", 4},
-                                      {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 1}};
+  const KernelOptions wgmma_registers{
+      {"TILE_M", 256}, {"WARPGROUPS", 0},  {"TILE_N", 128},         {"TILE_K", 16},
+      {"STAGES", 4},   {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 1}};
   EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wgmma_registers), 128);
   EXPECT_EQ(kernel_work_group("wgmma", wgmma_registers), (std::array<std::size_t, 2>{2 * 128, 1}));
   EXPECT_EQ(kernel_local_memory_bytes("wgmma", wgmma_registers),
             std::size_t(4 * (128 * 16 * 4 + 8)));
+  // Four warpgroups of one 64 x 128 block each: 512 work-items.
+  KernelOptions four = wgmma_registers;
+  four["WARPGROUPS"] = 4;
+  EXPECT_EQ(kernel_outputs_per_work_item("wgmma", four), 64);
+  EXPECT_EQ(kernel_work_group("wgmma", four), (std::array<std::size_t, 2>{4 * 128, 1}));
+  // One warpgroup of two blocks of 64 rows.
+  KernelOptions one = wgmma;
+  one["WARPGROUPS"] = 1;
+  EXPECT_EQ(kernel_outputs_per_work_item("wgmma", one), 128);
+  EXPECT_EQ(kernel_work_group("wgmma", one), (std::array<std::size_t, 2>{128, 1}));
   EXPECT_THROW(kernel_registers_per_work_item("tile", {}), Error);
   for (const auto& kernel : kernel_catalog())
     for (const auto& parameter : kernel.parameters) {

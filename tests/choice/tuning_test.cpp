@@ -616,6 +616,28 @@ TEST(Tuning, OutOfRangeValuesAreProblems) {
   }
 }
 
+// A host parameter (blocked's WAVE_UNITS, the work-groups the device runs at once) is an
+// option an entry may carry, within its range like any other; a name no kernel has is not.
+TEST(Tuning, EntriesMayCarryHostParameters) {
+  const auto parse = [](const std::string& options) {
+    return TuningDatabase::parse(
+        "{\"format\": 1, \"entries\": [{\"device\": \"D\", \"shape_class\": \"large\", "
+        "\"kernel\": \"blocked\", \"options\": " +
+            options + "}]}",
+        "test");
+  };
+  const auto with_units = parse("{\"WAVE_UNITS\": 132}");
+  ASSERT_EQ(with_units.entries().size(), 1u);
+  EXPECT_EQ(with_units.entries()[0].options.at("WAVE_UNITS"), 132);
+  const auto too_many = parse("{\"WAVE_UNITS\": 2000000}");
+  EXPECT_TRUE(too_many.entries().empty());
+  ASSERT_EQ(too_many.problems().size(), 1u);
+  EXPECT_NE(too_many.problems()[0].find("WAVE_UNITS"), std::string::npos) << too_many.problems()[0];
+  const auto unknown = parse("{\"WAVE_UNIT\": 132}");
+  ASSERT_EQ(unknown.problems().size(), 1u);
+  EXPECT_NE(unknown.problems()[0].find("has no parameter 'WAVE_UNIT'"), std::string::npos);
+}
+
 // The device levels' fields: a device type other than CPU, GPU, accelerator or other, or a
 // level field that is not a string, is a problem of its entry; written entries keep them.
 TEST(Tuning, DeviceLevelFieldsAreChecked) {

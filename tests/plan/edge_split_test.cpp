@@ -34,29 +34,12 @@ GemmProblem edge_problem(Layout layout, Transpose ta, Transpose tb) {
   return p;
 }
 
-struct Outcome {
-  GemmRecord record;
-  Verification check;
-};
-
 // A check in full, or (`sampled`) of 65 evenly spread rows and columns of C, the last one (a
 // strip of its own) among them, and all of C's padding.
-Outcome run(const GemmProblem& problem, const std::string& kernel = "auto",
-            const float* c_fill = nullptr, bool sampled = false) {
-  const auto a = random_matrix(problem.a_elements(), 41);
-  const auto b = random_matrix(problem.b_elements(), 42);
-  auto c_before = random_matrix(problem.c_elements(), 43);
-  if (c_fill)
-    for (std::int64_t i = 0; i < problem.m; ++i)
-      for (std::int64_t j = 0; j < problem.n; ++j) c_before[problem.c_index(i, j)] = *c_fill;
-  auto c = c_before;
-  RunSettings settings;
-  settings.kernel = kernel;
-  Outcome out;
-  out.record = shared_context().sgemm(problem, a.data(), b.data(), c.data(), settings);
-  out.check = verify_gemm(problem, a.data(), b.data(), c_before.data(), c.data(),
-                          sampled ? 0.0 : kFullCheckLimit, 65);
-  return out;
+RunOutcome run(const GemmProblem& problem, const std::string& kernel = "auto",
+               const float* c_fill = nullptr, bool sampled = false) {
+  return run_checked(problem, kernel_settings(kernel),
+                     {c_fill, sampled ? 0.0 : kFullCheckLimit, 65});
 }
 
 bool split(const GemmRecord& record) {
@@ -74,7 +57,7 @@ TEST(EdgeSplit, EveryLayoutAndTranspose) {
                      (ta == Transpose::Trans ? "T" : "N") + (tb == Transpose::Trans ? "T" : "N"));
         const bool first =
             layout == Layout::RowMajor && ta == Transpose::NoTrans && tb == Transpose::NoTrans;
-        const Outcome out = run(p, "auto", nullptr, !first);
+        const RunOutcome out = run(p, "auto", nullptr, !first);
         EXPECT_TRUE(out.check.passed) << out.check.first_failure;
         if (!first) EXPECT_TRUE(out.check.sampled);  // (a large device's tiles sample all)
         ASSERT_TRUE(split(out.record)) << out.record.kernel_choice;
@@ -99,7 +82,7 @@ TEST(EdgeSplit, EpilogueBiasFollowsEachStrip) {
     p.epilogue.bias_offset = 9;
     p.epilogue.activation = Activation::GELU;
     SCOPED_TRACE(std::string(layout == Layout::RowMajor ? "row" : "column") + "-major");
-    const Outcome out = run(p);
+    const RunOutcome out = run(p);
     EXPECT_TRUE(split(out.record)) << out.record.kernel_choice;
     EXPECT_TRUE(out.check.passed) << out.check.first_failure;
   }
@@ -108,7 +91,7 @@ TEST(EdgeSplit, EpilogueBiasFollowsEachStrip) {
 TEST(EdgeSplit, BetaZeroNeverReadsC) {
   GemmProblem p = edge_problem(Layout::RowMajor, Transpose::Trans, Transpose::NoTrans);
   p.beta = 0.0f;
-  const Outcome out = run(p, "auto", &kNaN);
+  const RunOutcome out = run(p, "auto", &kNaN);
   EXPECT_TRUE(split(out.record)) << out.record.kernel_choice;
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
 }
@@ -116,7 +99,7 @@ TEST(EdgeSplit, BetaZeroNeverReadsC) {
 TEST(EdgeSplit, OnlyWhereItPays) {
   // A kernel the caller names runs as asked, in one launch.
   const GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
-  const Outcome named = run(p, "blocked");
+  const RunOutcome named = run(p, "blocked");
   EXPECT_TRUE(named.check.passed) << named.check.first_failure;
   EXPECT_FALSE(split(named.record)) << named.record.kernel_choice;
   // A row and column of tiles that are full enough, and a problem too small to pay for the
@@ -124,12 +107,12 @@ TEST(EdgeSplit, OnlyWhereItPays) {
   GemmProblem full = p;
   full.m = 16 * tile("TILE_M") - 1, full.n = 8 * tile("TILE_N") - 1;
   full.lda = full.min_lda(), full.ldb = full.min_ldb(), full.ldc = full.min_ldc();
-  const Outcome whole = run(full);
+  const RunOutcome whole = run(full);
   EXPECT_TRUE(whole.check.passed) << whole.check.first_failure;
   EXPECT_FALSE(split(whole.record)) << whole.record.kernel_choice;
   GemmProblem small = p;
   small.k = 16;
-  const Outcome out = run(small);
+  const RunOutcome out = run(small);
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
   EXPECT_FALSE(split(out.record)) << out.record.kernel_choice;
 }
@@ -140,7 +123,7 @@ TEST(EdgeSplit, BatchesAreNotSplit) {
   p.stride_a = std::int64_t(p.a_elements());
   p.stride_b = std::int64_t(p.b_elements());
   p.stride_c = std::int64_t(p.c_elements());
-  const Outcome out = run(p);
+  const RunOutcome out = run(p);
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
   // The call's plan keeps the batch whole, one launch over its products. (From host arrays on
   // a GPU, the host-memory engine may still send the products as tiles of their own, each

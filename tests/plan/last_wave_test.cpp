@@ -19,29 +19,6 @@ KernelOptions small_tiles(long wave_units) {
           {"ITEM_N", 4},  {"VEC", 4},     {"UNROLL", 0}, {"WAVE_UNITS", wave_units}};
 }
 
-struct Outcome {
-  GemmRecord record;
-  Verification check;
-  std::vector<float> c;
-};
-
-Outcome run_blocked(const GemmProblem& problem, const KernelOptions& overrides) {
-  const auto a = random_matrix(problem.a_elements(), 51);
-  const auto b = random_matrix(problem.b_elements(), 52);
-  const auto bias = random_matrix(std::size_t(problem.m + problem.n + 8), 54);
-  GemmProblem p = problem;
-  if (p.epilogue.bias != Bias::None) p.epilogue.bias_data = bias.data();
-  auto c_before = random_matrix(p.c_elements(), 53);
-  Outcome out;
-  out.c = c_before;
-  RunSettings settings;
-  settings.kernel = "blocked";
-  settings.overrides = overrides;
-  out.record = shared_context().sgemm(p, a.data(), b.data(), out.c.data(), settings);
-  out.check = verify_gemm(p, a.data(), b.data(), c_before.data(), out.c.data());
-  return out;
-}
-
 bool split(const GemmRecord& record) {
   return record.kernel_choice.find("last-wave split") != std::string::npos;
 }

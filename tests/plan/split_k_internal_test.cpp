@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "plan/aligned_copy.hpp"
+#include "plan/device_fill.hpp"
 #include "plan/last_wave.hpp"
 #include "plan/split_k.hpp"
 #include "plan/split_plan.hpp"
@@ -132,6 +133,17 @@ TEST(LastWave, H200Shapes) {
   // 4096^3: 32 x 16 = 512 groups, 3 waves and 116 more: 8 rows of tiles are 128 groups, so one
   // slice each fills the wave: no split.
   EXPECT_FALSE(split_last_wave("blocked", large, 4096, 4096, 4096));
+  // The fill model counts the split last wave as one slice's time: 3000^3 keeps 288 groups'
+  // work in 2 + 1/5 waves of 132, where unsplit it takes 3 (times the tiles' share inside C).
+  DeviceLimits h200;
+  h200.compute_units = 132;
+  const double inside = 3000.0 * 3000.0 / (3072.0 * 3072.0);
+  EXPECT_NEAR(device_fill("blocked", large, 3000, 3000, 3000, 1, h200), inside * 288 / (2.2 * 132),
+              1e-9);
+  large.erase("WAVE_UNITS");
+  EXPECT_NEAR(device_fill("blocked", large, 3000, 3000, 3000, 1, h200), inside * 288 / (3 * 132),
+              1e-9);
+  large["WAVE_UNITS"] = 132;
   KernelOptions medium{{"TILE_M", 64},       {"TILE_N", 128},  {"TILE_K", 8},      {"ITEM_M", 8},
                        {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 8},
                        {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 528}};

@@ -45,6 +45,19 @@ function(check name)
   if(NOT ptx MATCHES "${marked}")
     message(FATAL_ERROR "wgmma.cl ${ARGN}: no marked wgmma with registers in the PTX")
   endif()
+  # NVIDIA's compiler writes reqd_work_group_size into the entry as .reqntid, which bounds
+  # ptxas's registers (65536 / work-items); clang's NVPTX target leaves it out, so it is added.
+  string(REGEX MATCH "-DWARPGROUPS=([0-9]+)" warpgroups "${ARGN}")
+  if(warpgroups)
+    math(EXPR items "${CMAKE_MATCH_1} * 128")
+    string(FIND "${ptx}" ".entry" entry)
+    string(SUBSTRING "${ptx}" ${entry} -1 tail)
+    string(FIND "${tail}" "\n{" body)
+    math(EXPR body "${entry} + ${body}")
+    string(SUBSTRING "${ptx}" 0 ${body} head)
+    string(SUBSTRING "${ptx}" ${body} -1 tail)
+    set(ptx "${head}\n.reqntid ${items}, 1, 1${tail}")
+  endif()
   string(REGEX REPLACE "\n\\.version [0-9]+\\.[0-9]+" "\n.version 8.0" ptx "${ptx}")
   string(REGEX REPLACE "\n\\.target sm_[0-9]+" "\n.target sm_90" ptx "${ptx}")
   file(WRITE ${WORK}/${name}.sm90.ptx "${ptx}")
@@ -97,6 +110,14 @@ check(wgmma_registers_128x128x32_s2_3x -DA_REGISTERS=1 -DTILE_N=128 -DTILE_K=32 
 check(wgmma_registers_64x64x8_s6 -DA_REGISTERS=1 -DTILE_M=64 -DTILE_N=64 -DTILE_K=8 -DSTAGES=6)
 check(wgmma_registers_epilogue -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=128
       -DTILE_K=16 -DSTAGES=4 -DBIAS=2 -DACTIVATION=1)
+# Four warpgroups of one block of 64 rows each (512 work-items, at most 128 registers each).
+check(wgmma_4wg_registers_256x128x16_s4 -DWARPGROUPS=4 -DA_REGISTERS=1 -DTILE_M=256
+      -DTILE_N=128 -DTILE_K=16 -DSTAGES=4)
+check(wgmma_4wg_256x128x8_s3 -DWARPGROUPS=4 -DTILE_M=256 -DTILE_N=128 -DTILE_K=8 -DSTAGES=3)
+check(wgmma_4wg_registers_256x64x32_s4_3x -DWARPGROUPS=4 -DA_REGISTERS=1 -DTILE_M=256
+      -DTILE_N=64 -DTILE_K=32 -DSTAGES=4 -DPRECISION=2 -DLAST_WARP_REFILLS=1)
+# One warpgroup of two blocks.
+check(wgmma_1wg_128x64x16_s3 -DWARPGROUPS=1 -DTILE_M=128 -DTILE_N=64 -DTILE_K=16 -DSTAGES=3)
 # The last warp done with a page refilling it, in both precisions.
 check(wgmma_last_warp_128x128x24_s3 -DA_REGISTERS=1 -DTILE_N=128 -DTILE_K=24 -DSTAGES=3
       -DLAST_WARP_REFILLS=1)

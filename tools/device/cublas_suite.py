@@ -53,7 +53,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SUITES = os.path.join(HERE, "..", "bench_suites.json")
+SUITES = os.path.join(HERE, "..", "bench", "bench_suites.json")
 
 CUBLAS_OP_N = 0
 CUBLAS_DEFAULT_MATH = 0
