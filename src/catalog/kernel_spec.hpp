@@ -94,6 +94,10 @@ KernelSpec gemv_spec();
 // work. GPUs run gemv for at most kGemvRowsOnGpus rows (kernel_choice.cpp says why); its
 // tuning class "gemv" is this regime on GPUs.
 constexpr std::int64_t kGemvRowsOnGpus = 8;
+// CPUs run gemv for at most this many rows: on PoCL (2-core AMD EPYC) blocked with tiles of
+// 8 to 32 rows (the tuned 'thin' entry) ran 8-32-row products 1.6-2.4x faster than gemv, which
+// won at 1-4 rows (kernel_choice.cpp).
+constexpr std::int64_t kGemvRowsOnCpus = 4;
 bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows);
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work

@@ -82,8 +82,9 @@ bool better(const Candidate& a, const Candidate& b) {
 // Whether the call is in gemv's regime (is_gemv_regime) on this device: its M or N at most
 // kGemvRowsOnGpus on a GPU (on the H200, gemv against blocked back to back: 1.5x at
 // 1 x 4096 x 4096 and 1.26x at 8, but 0.82x at 16 and 0.35x at 32 x 4096 x 11008, where
-// blocked's reuse of the short side wins), at most gemv's rows per pass on a CPU (PoCL,
-// 16 x 4096 x 4096: gemv 1.9x blocked). On a CPU a long operand of at least
+// blocked's reuse of the short side wins), at most kGemvRowsOnCpus on a CPU (PoCL on the
+// 2-core EPYC, gemv against blocked with 8-32-row tiles: 1.2x at 4 x 4096 x 4096, 0.62x at 8,
+// 0.40x at 16, 0.41x at 32 x 4096 x 11008). On a CPU a long operand of at least
 // kGemvStreamedFloats is streamed through gemv whatever K (is_long_operand_regime; PoCL on the
 // 2-core Xeon: 16777216 x 1 x 2 gemv 0.72 s, blocked 6.5 s; 65536 x 1 x 16: 4.6 ms, 27 ms).
 bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
@@ -92,7 +93,8 @@ bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
     return false;
   const auto block = kernel_block("gemv", derive_options("gemv", device));
   const bool cpu = device.type == DeviceType::CPU;
-  const std::int64_t rows = cpu ? block[0] : std::min(block[0], detail::kGemvRowsOnGpus);
+  const std::int64_t rows =
+      std::min(block[0], cpu ? detail::kGemvRowsOnCpus : detail::kGemvRowsOnGpus);
   return detail::is_gemv_regime(shape.m, shape.n, shape.k, rows) ||
          (cpu && detail::is_long_operand_regime(shape.m, shape.n, shape.k, rows));
 }

@@ -391,7 +391,8 @@ TEST(Tuning, BatchedEntriesServeBatches) {
 }
 
 // GEMV-like shapes run gemv: at most 8 rows on a GPU (measured there: blocked's reuse wins from
-// 16), up to gemv's rows per pass on a CPU; the long side and K long.
+// 16), at most 4 on a CPU (PoCL: blocked's tiles of 8-32 rows win from 8); the long side and K
+// long.
 TEST(Tuning, GemvLikeShapesRunGemv) {
   DeviceLimits gpu;
   gpu.name = "G", gpu.type = DeviceType::GPU, gpu.compute_units = 132;
@@ -407,7 +408,10 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
   EXPECT_EQ(kernel(gpu, 8, 4096, 4096), "gemv");
   EXPECT_EQ(kernel(gpu, 4096, 8, 4096), "gemv");
   EXPECT_EQ(kernel(gpu, 16, 4096, 4096), "blocked");
-  EXPECT_EQ(kernel(cpu, 16, 4096, 4096), "gemv");
+  EXPECT_EQ(kernel(cpu, 4, 4096, 4096), "gemv");
+  EXPECT_EQ(kernel(cpu, 4096, 4, 4096), "gemv");
+  EXPECT_EQ(kernel(cpu, 8, 4096, 4096), "blocked");
+  EXPECT_EQ(kernel(cpu, 16, 4096, 4096), "blocked");
   EXPECT_EQ(kernel(cpu, 32, 32, 256), "blocked");  // both sides short: not GEMV-like
   EXPECT_EQ(kernel(cpu, 1, 4096, 16), "blocked");  // K too short to stream
   const auto choice = choose_kernel(empty, gpu, GemmProblem::packed(1, 4096, 4096));
