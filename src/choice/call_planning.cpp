@@ -8,6 +8,7 @@
 #include "plan/index_range.hpp"
 #include "plan/last_wave.hpp"
 #include "plan/split_plan.hpp"
+#include "plan/wave_plan.hpp"
 
 namespace clgemm::detail {
 namespace {
@@ -50,12 +51,17 @@ void plan_edges(CallPlan& plan, const KernelOptions& kernel_options, const RunSe
 }
 
 // The last wave's split (last_wave.hpp) of a GEMM of one product whose kernel slices K and
-// runs unsplit: C's last rows as a strip whose K is split to fill one wave, the rest as planned.
+// runs unsplit, where the wave model takes it (wave_plan.hpp): C's last rows as a strip whose K
+// is split to fill one wave, the rest as planned.
 void plan_last_wave(CallPlan& plan, const KernelSpec& spec, const KernelOptions& kernel_options,
                     const GemmProblem& problem, const KernelCall& call, DeviceRuntime& device,
                     ResolvedOptions& options, AutoResources& choices) {
   if (call.batched() || plan.split.slices.slices > 1) return;
-  const auto split = split_last_wave(plan.run.kernel, kernel_options, call.m, call.n, call.k);
+  const auto forced = kernel_options.find("SPLIT_K");
+  const WaveChoice choice =
+      choose_waves(wave_geometry(plan.run.kernel, kernel_options, call.m, call.n, call.k),
+                   forced == kernel_options.end() ? 0 : long(forced->second));
+  const auto& split = choice.last_wave;
   if (!split) return;
   // The whole waves run unsplit as well (an automatic split takes regions under two waves).
   SplitPlan whole_split =

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "catalog/kernel_spec.hpp"
-#include "plan/last_wave.hpp"
 #include "plan/split_k.hpp"
+#include "plan/wave_plan.hpp"
 
 namespace clgemm::detail {
 
@@ -16,24 +16,21 @@ double device_fill(const std::string& kernel, const KernelOptions& options, std:
   const std::int64_t rows = (m + block[0] - 1) / block[0], columns = (n + block[1] - 1) / block[1];
   const double tile_fill =
       double(m) * double(n) / (double(rows * block[0]) * double(columns * block[1]));
-  long slices = 1;
-  if (find_spec(kernel).slices_k && batch == 1) {
-    const auto split = options.find("SPLIT_K");
-    slices = split != options.end() && split->second > 0
-                 ? split->second
-                 : choose_split(m, n, k, block, device.compute_units);
-  }
-  const double units = double(std::max<std::size_t>(1, device.compute_units));
-  if (slices == 1 && batch == 1)
-    if (const auto split = split_last_wave(kernel, options, m, n, k)) {
-      // The whole waves as they are, then the strip's groups in split->slices slices of K,
-      // each slice 1/slices of a group's time.
-      const double whole = double(split->whole_waves.rows / block[0]) * double(columns);
-      const double strip = double(rows) * double(columns) - whole;
-      const double time = std::ceil(whole / units) +
-                          std::ceil(strip * double(split->slices) / units) / double(split->slices);
-      return tile_fill * (whole + strip) / (time * units);
+  const bool slices_k = find_spec(kernel).slices_k;
+  const auto split = options.find("SPLIT_K");
+  const long forced = split != options.end() ? long(split->second) : 0;
+  if (slices_k && batch == 1) {
+    // The waves as the planner runs them, where the device's wave is known.
+    const WaveGeometry geometry = wave_geometry(kernel, options, m, n, k);
+    if (geometry.units > 0) {
+      const WaveChoice choice = choose_waves(geometry, forced);
+      return choice.time > 0 ? tile_fill * choice.work / choice.time : 0;
     }
+  }
+  long slices = 1;
+  if (slices_k && batch == 1)
+    slices = forced > 0 ? forced : choose_split(m, n, k, block, device.compute_units);
+  const double units = double(std::max<std::size_t>(1, device.compute_units));
   const double groups = double(rows) * double(columns) * double(slices) * double(batch);
   const double waves = std::ceil(groups / units);
   return tile_fill * groups / (waves * units);

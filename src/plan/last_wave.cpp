@@ -6,13 +6,11 @@
 
 namespace clgemm::detail {
 
-std::optional<LastWaveSplit> split_last_wave(const std::string& kernel,
-                                             const KernelOptions& options, std::int64_t m,
-                                             std::int64_t n, std::int64_t k) {
-  const auto units_option = options.find("WAVE_UNITS");
-  const std::int64_t units = units_option == options.end() ? 0 : units_option->second;
-  if (units <= 0 || m <= 0 || n <= 0 || k <= 0) return std::nullopt;
-  const auto block = kernel_block(kernel, options);
+std::optional<LastWaveSplit> split_last_wave(const std::array<std::int64_t, 3>& block,
+                                             std::int64_t units, std::int64_t m, std::int64_t n,
+                                             std::int64_t k) {
+  if (units <= 0 || m <= 0 || n <= 0 || k <= 0 || block[0] <= 0 || block[1] <= 0)
+    return std::nullopt;
   const std::int64_t tile_rows = (m + block[0] - 1) / block[0];
   const std::int64_t tile_columns = (n + block[1] - 1) / block[1];
   const std::int64_t groups = tile_rows * tile_columns;
@@ -22,7 +20,7 @@ std::optional<LastWaveSplit> split_last_wave(const std::string& kernel,
   const std::int64_t strip_tile_rows = (rest + tile_columns - 1) / tile_columns;
   if (strip_tile_rows >= tile_rows) return std::nullopt;
   const long slices =
-      long(std::min(units / (strip_tile_rows * tile_columns), k / kMinLastWaveSliceDepth));
+      long(std::min(units / (strip_tile_rows * tile_columns), k / kMinWaveSliceDepth));
   if (slices < 2) return std::nullopt;
   LastWaveSplit split;
   const std::int64_t row0 = (tile_rows - strip_tile_rows) * block[0];
@@ -39,6 +37,14 @@ std::optional<LastWaveSplit> split_last_wave(const std::string& kernel,
                 (long long)strip_tile_rows, slices);
   split.reason = text;
   return split;
+}
+
+std::optional<LastWaveSplit> split_last_wave(const std::string& kernel,
+                                             const KernelOptions& options, std::int64_t m,
+                                             std::int64_t n, std::int64_t k) {
+  const auto units = options.find("WAVE_UNITS");
+  if (units == options.end()) return std::nullopt;
+  return split_last_wave(kernel_block(kernel, options), units->second, m, n, k);
 }
 
 }  // namespace clgemm::detail

@@ -8,6 +8,7 @@
 // then takes about 1/S of a wave instead of a whole one.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,9 +18,10 @@
 
 namespace clgemm::detail {
 
-// Each slice of the strip keeps at least this much of K: shallower slices cost more in partial
-// products and their reduction than the idle slots they fill.
-constexpr std::int64_t kMinLastWaveSliceDepth = 256;
+// Each slice of K split to fill waves (the strip's, or the whole call's where wave_plan.hpp
+// splits it) keeps at least this much of K: shallower slices cost more in partial products and
+// their reduction than the idle slots they fill.
+constexpr std::int64_t kMinWaveSliceDepth = 256;
 
 struct LastWaveSplit {
   Region whole_waves;  // C's first rows, all columns
@@ -28,9 +30,14 @@ struct LastWaveSplit {
   std::string reason;
 };
 
-// The split for the row-major m x n x k call (one product) of `kernel` with these resolved
-// options, or none: WAVE_UNITS absent or 0, fewer than one whole wave, no fraction left over,
-// or a strip too large (or K too shallow) for two slices to fit one wave.
+// The split for the row-major m x n x k call (one product) on work-groups of block[0] x block[1]
+// of C, `units` of them at once, or none: units <= 0, fewer than one whole wave, no fraction
+// left over, or a strip too large (or K too shallow) for two slices to fit one wave. Whether it
+// pays is choose_waves' decision (wave_plan.hpp).
+std::optional<LastWaveSplit> split_last_wave(const std::array<std::int64_t, 3>& block,
+                                             std::int64_t units, std::int64_t m, std::int64_t n,
+                                             std::int64_t k);
+// The same for `kernel` with these resolved options, `units` being their WAVE_UNITS.
 std::optional<LastWaveSplit> split_last_wave(const std::string& kernel,
                                              const KernelOptions& options, std::int64_t m,
                                              std::int64_t n, std::int64_t k);

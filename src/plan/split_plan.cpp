@@ -26,8 +26,11 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
     return out;
   }
   const auto block = spec.block(options);
+  const auto units = options.find("WAVE_UNITS");
   const long requested =
-      forced > 0 ? forced : choose_split(call.m, call.n, call.k, block, limits.compute_units);
+      forced > 0 ? forced
+                 : choose_split(call.m, call.n, call.k, block, limits.compute_units, kMinSliceDepth,
+                                units == options.end() ? 0 : units->second);
   KSlices slices = slice_k(call.k, requested, block[2]);
   const auto forced_text = [forced] { return "SPLIT_K = " + std::to_string(forced); };
   if (slices.slices <= 1) {
@@ -71,12 +74,15 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
   out.slices = slices;
   const std::int64_t groups =
       ((call.m + block[0] - 1) / block[0]) * ((call.n + block[1] - 1) / block[1]);
-  out.reason = (forced > 0 ? forced_text() + ": split-K" : std::string("split-K")) + " into " +
-               std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
-               " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +
-               " on C: " + std::to_string(groups) + ", for " +
-               std::to_string(limits.compute_units) +
-               " compute units), summed in a fixed order by splitk_reduce";
+  out.reason =
+      (forced > 0 ? forced_text() + ": split-K" : std::string("split-K")) + " into " +
+      std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
+      " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +
+      " on C: " + std::to_string(groups) + ", for " +
+      (units != options.end() && units->second > 0
+           ? "WAVE_UNITS = " + std::to_string(units->second) + " at once, by the wave model"
+           : std::to_string(limits.compute_units) + " compute units") +
+      "), summed in a fixed order by splitk_reduce";
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "plan/last_wave.hpp"
 #include "plan/split_k.hpp"
 #include "plan/split_plan.hpp"
+#include "plan/wave_plan.hpp"
 #include "plan/workspace_limit.hpp"
 
 namespace clgemm::detail {
@@ -116,6 +117,76 @@ TEST(PlanSplit, PlannedSplitHoldsWhereTheCopiesChangeNothing) {
   EXPECT_FALSE(holds_for(planned, options, call_of(64, 64, 100000, 100000), 0, limits));
 }
 
+// The wave model (plan/wave_plan.hpp) on the H200's large tiles (128 x 256, one work-group per
+// SM: 132 at once) chooses the splits that measured fastest there.
+TEST(WaveModel, ChoosesTheSplitsMeasuredFastestOnTheH200) {
+  const auto choose = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return choose_waves({m, n, k, {128, 256, 8}, 132});
+  };
+  // 24 groups: 11 slices are 264 groups, two full waves (measured 33.7 TFLOP/s; 4 slices 27.3,
+  // 8 slices 26.2, 16 slices 30.6).
+  EXPECT_EQ(choose(128, 6144, 4096).slices, 11);
+  // 224 groups: 4 slices are 896 groups, 6.8 waves (42.4; unsplit 39.6, 2 slices 39.0, 3 38.4).
+  EXPECT_EQ(choose(512, 14336, 4096).slices, 4);
+  // 72 groups: 5 slices, 2.7 waves (30.3; unsplit 23.9, 3 slices 27.5, 6 slices 27.3).
+  EXPECT_EQ(choose(1536, 1536, 1536).slices, 5);
+  // 43 groups: 6 slices (258 groups, 37.9) beat 4 and 8 (27.3, 33.2) but not 3 (129 groups).
+  const WaveChoice wide = choose(128, 11008, 4096);
+  EXPECT_EQ(wide.slices, 3);
+  const WaveGeometry g{128, 11008, 4096, {128, 256, 8}, 132};
+  EXPECT_LT(whole_split_time(g, 6), whole_split_time(g, 4));
+  EXPECT_LT(whole_split_time(g, 6), whole_split_time(g, 8));
+  // 325 groups (2.5 waves): the whole call in 2 slices (41.8 against 37.1 unsplit) or the last
+  // wave's 65 groups in 2 slices, which the model has a little faster.
+  const WaveChoice ragged = choose(3200, 3200, 3200);
+  ASSERT_TRUE(ragged.last_wave);
+  EXPECT_EQ(ragged.last_wave->slices, 2);
+  EXPECT_EQ(ragged.slices, 1);
+  // Whole waves, or too little to gain: unsplit.
+  for (const auto& [m, n, k] : std::vector<std::array<std::int64_t, 3>>{
+           {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {2048, 13824, 5120}}) {
+    const WaveChoice none = choose(m, n, k);
+    EXPECT_EQ(none.slices, 1) << m << "x" << n << "x" << k;
+    EXPECT_FALSE(none.last_wave) << m << "x" << n << "x" << k;
+  }
+  // The model's figures: 2048^3 unsplit is one wave of 2048 + 32; work / time its share.
+  const WaveChoice square = choose(2048, 2048, 2048);
+  EXPECT_DOUBLE_EQ(square.time, 2048 + kGroupFixedDepth);
+  EXPECT_DOUBLE_EQ(square.work, 128.0 * 2048 / 132);
+  // choose_split() takes the model's choice where the wave is known, its own rule elsewhere.
+  EXPECT_EQ(choose_split(128, 6144, 4096, {128, 256, 8}, 132, kMinSliceDepth, 132), 11);
+  EXPECT_EQ(choose_split(128, 6144, 4096, {128, 256, 8}, 132), 4);  // 264 / 24 wanted, K / 1024
+}
+
+TEST(WaveModel, ForcedSplitsAndEdgeCases) {
+  const WaveGeometry g{3000, 3000, 3000, {128, 256, 8}, 132};
+  // SPLIT_K given: that split, timed; 1 weighs the last wave's split alone.
+  const WaveChoice four = choose_waves(g, 4);
+  EXPECT_EQ(four.slices, 4);
+  EXPECT_FALSE(four.last_wave);
+  EXPECT_DOUBLE_EQ(four.time, whole_split_time(g, 4));
+  const WaveChoice one = choose_waves(g, 1);
+  EXPECT_EQ(one.slices, 1);
+  ASSERT_TRUE(one.last_wave);
+  EXPECT_EQ(one.last_wave->slices, 5);
+  // The request clamps to whole TILE_K steps and to K: 3 deep in 5 slices is one.
+  EXPECT_EQ(choose_waves({8, 8, 3, {128, 256, 8}, 132}, 5).slices, 1);
+  // Slices keep kMinWaveSliceDepth: K = 511 is never split, however few the groups.
+  EXPECT_EQ(choose_waves({128, 256, 511, {128, 256, 8}, 132}).slices, 1);
+  EXPECT_EQ(choose_waves({128, 256, 512, {128, 256, 8}, 132}).slices, 2);
+  // No wave known, or nothing to compute: no split and no time.
+  for (const WaveGeometry& empty : {WaveGeometry{128, 256, 4096, {128, 256, 8}, 0},
+                                    WaveGeometry{0, 256, 4096, {128, 256, 8}, 132},
+                                    WaveGeometry{128, 256, 0, {128, 256, 8}, 132}}) {
+    const WaveChoice none = choose_waves(empty);
+    EXPECT_EQ(none.slices, 1);
+    EXPECT_FALSE(none.last_wave);
+    EXPECT_EQ(none.time, 0);
+  }
+  // Huge K on a handful of groups: about two waves, as the rule without a known wave chose.
+  EXPECT_EQ(choose_waves({512, 512, 65536, {128, 256, 8}, 132}).slices, 33);
+}
+
 // On the H200's numbers: 3000^3 on the large entry's 128 x 256 tiles, one work-group per SM,
 // and on the medium-large entry's 64 x 128 tiles, four per SM.
 TEST(LastWave, H200Shapes) {
@@ -133,13 +204,17 @@ TEST(LastWave, H200Shapes) {
   // 4096^3: 32 x 16 = 512 groups, 3 waves and 116 more: 8 rows of tiles are 128 groups, so one
   // slice each fills the wave: no split.
   EXPECT_FALSE(split_last_wave("blocked", large, 4096, 4096, 4096));
-  // The fill model counts the split last wave as one slice's time: 3000^3 keeps 288 groups'
-  // work in 2 + 1/5 waves of 132, where unsplit it takes 3 (times the tiles' share inside C).
+  // The fill model is the wave model's for the split the planner takes: 288 groups' work of
+  // 3000 deep over 132 units, in 2 whole waves of 3000 + 32, one wave of the strip's slices of
+  // 600 + 32, and the strip's reduction (5 partial products of 184 x 3000 read and C written, at
+  // 16 flops a byte over 132 groups of 2 x 128 x 256 flops per depth).
   DeviceLimits h200;
   h200.compute_units = 132;
   const double inside = 3000.0 * 3000.0 / (3072.0 * 3072.0);
-  EXPECT_NEAR(device_fill("blocked", large, 3000, 3000, 3000, 1, h200), inside * 288 / (2.2 * 132),
-              1e-9);
+  const double reduction = 4.0 * 6 * 184 * 3000 * 16 / (132.0 * 2 * 128 * 256);
+  EXPECT_NEAR(device_fill("blocked", large, 3000, 3000, 3000, 1, h200),
+              inside * (288.0 * 3000 / 132) / (2 * 3032 + 632 + reduction), 1e-9);
+  // Without WAVE_UNITS: one group per compute unit, 288 groups in 3 waves.
   large.erase("WAVE_UNITS");
   EXPECT_NEAR(device_fill("blocked", large, 3000, 3000, 3000, 1, h200), inside * 288 / (3 * 132),
               1e-9);

@@ -1,0 +1,97 @@
+// The wave model of a one-product call and the choice of its split (wave_plan.hpp).
+#include "plan/wave_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "plan/split_k.hpp"
+
+namespace clgemm::detail {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Groups of `depth` of K in waves of g.units, plus the reduction of `slices` partial products of
+// `rows` x g.n (read, and C written) where slices > 1: the bytes as flops at kFlopsPerByte,
+// spread over every unit's work-group of block[0] x block[1] outputs.
+double launch_time(const WaveGeometry& g, std::int64_t groups, std::int64_t depth, long slices,
+                   std::int64_t rows) {
+  double time = double(ceil_div(groups, g.units)) * (double(depth) + kGroupFixedDepth);
+  if (slices > 1) {
+    const double bytes = 4.0 * double(slices + 1) * double(rows) * double(g.n);
+    const double group_flops_per_depth = 2.0 * double(g.block[0]) * double(g.block[1]);
+    time += bytes * kFlopsPerByte / (double(g.units) * group_flops_per_depth);
+  }
+  return time;
+}
+
+bool valid(const WaveGeometry& g) {
+  return g.units > 0 && g.m > 0 && g.n > 0 && g.k > 0 && g.block[0] > 0 && g.block[1] > 0;
+}
+
+}  // namespace
+
+double whole_split_time(const WaveGeometry& g, long slices) {
+  if (!valid(g)) return 0;
+  const KSlices s = slice_k(g.k, slices, g.block[2]);
+  const std::int64_t groups = ceil_div(g.m, g.block[0]) * ceil_div(g.n, g.block[1]);
+  return launch_time(g, groups * s.slices, s.slices > 1 ? s.k_slice : g.k, s.slices, g.m);
+}
+
+double last_wave_time(const WaveGeometry& g, const LastWaveSplit& split) {
+  if (!valid(g)) return 0;
+  const std::int64_t columns = ceil_div(g.n, g.block[1]);
+  const std::int64_t whole_groups = ceil_div(split.whole_waves.rows, g.block[0]) * columns;
+  const std::int64_t strip_groups = ceil_div(split.last_rows.rows, g.block[0]) * columns;
+  const KSlices s = slice_k(g.k, split.slices, g.block[2]);
+  return launch_time(g, whole_groups, g.k, 1, split.whole_waves.rows) +
+         launch_time(g, strip_groups * s.slices, s.k_slice, s.slices, split.last_rows.rows);
+}
+
+WaveChoice choose_waves(const WaveGeometry& g, long forced_slices) {
+  WaveChoice best;
+  if (!valid(g)) return best;
+  const std::int64_t groups = ceil_div(g.m, g.block[0]) * ceil_div(g.n, g.block[1]);
+  best.work = double(groups) * double(g.k) / double(g.units);
+  if (forced_slices > 1) {
+    best.slices = slice_k(g.k, forced_slices, g.block[2]).slices;
+    best.time = whole_split_time(g, forced_slices);
+    return best;
+  }
+  const double unsplit = whole_split_time(g, 1);
+  best.time = unsplit;
+  // A split must beat the call without one by kMinSplitGain, and then the others.
+  const auto consider = [&](double time, long slices, std::optional<LastWaveSplit> last_wave) {
+    if (time * kMinSplitGain > unsplit || time >= best.time) return;
+    best.time = time;
+    best.slices = slices;
+    best.last_wave = std::move(last_wave);
+  };
+  if (forced_slices <= 0) {
+    const long deepest = long(std::min<std::int64_t>(g.k / kMinWaveSliceDepth, 1024));
+    long previous = 1;
+    for (long requested = 2; requested <= deepest; ++requested) {
+      const long slices = slice_k(g.k, requested, g.block[2]).slices;
+      if (slices == previous) continue;  // the same slices as the request before
+      previous = slices;
+      consider(whole_split_time(g, slices), slices, std::nullopt);
+    }
+  }
+  if (auto split = split_last_wave(g.block, g.units, g.m, g.n, g.k))
+    consider(last_wave_time(g, *split), 1, std::move(split));
+  return best;
+}
+
+WaveGeometry wave_geometry(const std::string& kernel, const KernelOptions& options, std::int64_t m,
+                           std::int64_t n, std::int64_t k) {
+  WaveGeometry g;
+  g.m = m, g.n = n, g.k = k;
+  g.block = kernel_block(kernel, options);
+  const auto units = options.find("WAVE_UNITS");
+  g.units = units == options.end() ? 0 : units->second;
+  return g;
+}
+
+}  // namespace clgemm::detail
