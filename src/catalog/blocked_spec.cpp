@@ -73,9 +73,9 @@ KernelSpec blocked_spec() {
        "copy is small next to the product, 2: copy every unaligned operand",
        0, 2},
       {"WAVE_UNITS",
-       "the work-groups the device runs at once (0: unknown, no last-wave split): a call of "
-       "one unsplit product whose work-groups leave a partial last wave computes that wave's "
-       "rows of tiles apart, with K split to fill one wave (plan/last_wave.hpp)",
+       "the work-groups the device runs at once (0: unknown): a call of one product then "
+       "splits K throughout, or only for its last wave's rows of tiles, or not at all, as a "
+       "model of its waves has it fastest (plan/wave_plan.hpp)",
        0, 1 << 20}};
   s.description.precisions = {Precision::FP32, Precision::TF32, Precision::TF32x3};
   s.constraints.push_back({"ITEM_M % 4 == 0 (rows are read from local memory as float4)",
