@@ -70,10 +70,19 @@ WaveChoice choose_waves(const WaveGeometry& g, long forced_slices) {
     best.last_wave = std::move(last_wave);
   };
   if (forced_slices <= 0) {
-    const long deepest = long(std::min<std::int64_t>(g.k / kMinWaveSliceDepth, 1024));
+    const std::int64_t deepest = std::min<std::int64_t>(g.k / kMinWaveSliceDepth, 1024);
+    // Among the splits that take the same count of waves the one with the most slices is the
+    // fastest: a slice at least kMinWaveSliceDepth deep saves more group time than the
+    // reduction's share of one more slice costs (about 32 x groups / units of depth). So where
+    // the counts of waves are fewer than the splits, only the deepest split of each is weighed:
+    // the planner asks on every call, and 512 x 512 x 65536 would weigh 255 splits, not 16.
+    const std::int64_t waves = ceil_div(groups * deepest, g.units);
+    const bool by_waves = waves < deepest;
     long previous = 1;
-    for (long requested = 2; requested <= deepest; ++requested) {
-      const long slices = slice_k(g.k, requested, g.block[2]).slices;
+    for (std::int64_t i = by_waves ? 1 : 2; i <= (by_waves ? waves : deepest); ++i) {
+      const std::int64_t requested = by_waves ? std::min(deepest, i * g.units / groups) : i;
+      if (requested < 2) continue;
+      const long slices = slice_k(g.k, long(requested), g.block[2]).slices;
       if (slices == previous) continue;  // the same slices as the request before
       previous = slices;
       consider(whole_split_time(g, slices), slices, std::nullopt);

@@ -158,6 +158,37 @@ TEST(WaveModel, ChoosesTheSplitsMeasuredFastestOnTheH200) {
   EXPECT_EQ(choose_split(128, 6144, 4096, {128, 256, 8}, 132), 4);  // 264 / 24 wanted, K / 1024
 }
 
+// choose_waves weighs only the deepest split of each count of waves; weighing every split from 2
+// to K / kMinWaveSliceDepth (up to 1024) finds no faster one, over a grid of shapes, tiles and
+// wave sizes.
+TEST(WaveModel, TheDeepestSplitOfEachWaveCountIsTheFastest) {
+  const std::array<std::array<std::int64_t, 3>, 3> blocks{
+      {{128, 256, 8}, {32, 128, 32}, {64, 64, 16}}};
+  int compared = 0;
+  for (const auto& block : blocks)
+    for (std::int64_t units : {8, 132, 264})
+      for (std::int64_t m : {1, 64, 300, 1000, 3000})
+        for (std::int64_t n : {7, 128, 2048, 5000})
+          for (std::int64_t k : {256, 1000, 4096, 65536, 300000}) {
+            const WaveGeometry g{m, n, k, block, units};
+            const double unsplit = whole_split_time(g, 1);
+            double best = unsplit;
+            for (long s = 2; s <= std::min<std::int64_t>(k / kMinWaveSliceDepth, 1024); ++s) {
+              const double time = whole_split_time(g, s);
+              if (time * kMinSplitGain <= unsplit) best = std::min(best, time);
+            }
+            if (auto split = split_last_wave(block, units, m, n, k)) {
+              const double time = last_wave_time(g, *split);
+              if (time * kMinSplitGain <= unsplit) best = std::min(best, time);
+            }
+            EXPECT_NEAR(choose_waves(g).time, best, 1e-9 * best)
+                << m << "x" << n << "x" << k << " on " << block[0] << "x" << block[1] << ", "
+                << units << " at once";
+            ++compared;
+          }
+  EXPECT_EQ(compared, 3 * 3 * 5 * 4 * 5);
+}
+
 TEST(WaveModel, ForcedSplitsAndEdgeCases) {
   const WaveGeometry g{3000, 3000, 3000, {128, 256, 8}, 132};
   // SPLIT_K given: that split, timed; 1 weighs the last wave's split alone.
