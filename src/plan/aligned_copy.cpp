@@ -57,7 +57,7 @@ CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_ali
   } else if (mode == 2) {
     copy = true, why = "ALIGN_COPY = 2";
   } else if (volume < kCopyMinimumVolume) {
-    why = "M*N*K below 512^3, launch-bound";
+    why = "M*N*K below 2048^3, where the copies cost more than they save";
   } else if (intensity < kCopyMinimumIntensity) {
     why = std::string(numbers) + ", below 64";
   } else {

@@ -15,9 +15,12 @@
 
 namespace clgemm::detail {
 
-// Problems below this many multiply-adds (512^3) are dominated by launches, not loads: a copy
-// launch costs more than it saves.
-constexpr double kCopyMinimumVolume = 512.0 * 512.0 * 512.0;
+// Problems below this many multiply-adds (2048^3) lose more to the copies' launches and passes
+// than element-by-element loads cost them. Measured on 2026-12-06 (`auto`, per call, copies
+// against none): on an H100 767^3, 1023^3, 1535^3 and 2047^3 ran 25%, 6%, 15% and 2-12% faster
+// without, 3071^3 to 4097^3 1-4% faster without and 6143^3 1-2% slower; on PoCL (2 cores)
+// 767^3 20% faster without and 2047^3 3% slower (tools/device/h200_align_copy.sh).
+constexpr double kCopyMinimumVolume = 2048.0 * 2048.0 * 2048.0;
 // FLOP per byte copied above which a copy pays: the aligned product saves 28% of its time
 // (1 / 0.78 - 1), the copy moves its bytes at bandwidth B, and a GPU with peak P at about
 // 13 FLOP per byte of bandwidth (the H200: ~47 TFLOP/s in this kernel, 4.8 TB/s) needs

@@ -75,7 +75,10 @@ TEST(ChooseCopies, VolumeAndIntensity) {
   const KernelCall small = call_of(129, 131, 133, 136 + 1);
   const auto skipped = choose_copies(small, 4, 1, false, false);
   EXPECT_FALSE(skipped.a || skipped.b);
-  EXPECT_NE(skipped.reason.find("launch-bound"), std::string::npos) << skipped.reason;
+  EXPECT_NE(skipped.reason.find("below 2048^3"), std::string::npos) << skipped.reason;
+  // Just below the volume, however intense: not copied.
+  EXPECT_FALSE(choose_copies(call_of(2047, 2047, 2047, 2047), 4, 1, false, false).a);
+  EXPECT_TRUE(choose_copies(call_of(2049, 2049, 2049, 2049), 4, 1, false, false).a);
   EXPECT_TRUE(choose_copies(small, 4, 2, false, true).a);
   EXPECT_FALSE(choose_copies(big, 4, 0, false, true).a);
   EXPECT_TRUE(choose_copies(big, 4, 1, true, true).reason.empty());

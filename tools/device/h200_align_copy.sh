@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs on the H200 device machine with build-device/ and .device-kit carried: whether `auto`'s
+# aligned copies of unaligned operands (ALIGN_COPY=1, src/plan/aligned_copy.hpp) pay on odd
+# sizes, against element-by-element loads (ALIGN_COPY=0), twice each, alternating. Sizes whose
+# edge strips `auto` gives to gemv (1025) refuse the option: gemv has no ALIGN_COPY.
+# clgemm-run's median of 20 enqueue + finish calls, unverified. Output: $OUT/align-copy.txt.
+set -uo pipefail
+source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
+export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
+export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+median() {  # n align_copy
+  timeout 30 build-device/clgemm-run --kernel auto --n "$1" -D ALIGN_COPY="$2" --reps 20 \
+    --warmup 3 --no-verify 2>&1 | grep -oE 'median [0-9.]+ ms' | head -1 | grep -oE '[0-9.]+'
+}
+{
+echo "n ALIGN_COPY=1 ALIGN_COPY=0 ALIGN_COPY=1 ALIGN_COPY=0 (ms per call)"
+for n in ${SIZES:-767 1023 1535 2047 3071 4095 4097 6143}; do
+  echo "$n $(median $n 1) $(median $n 0) $(median $n 1) $(median $n 0)"
+done
+echo "== $SECONDS s"
+} 2>&1 | tee "$OUT/align-copy.txt"
