@@ -57,6 +57,8 @@ void plan_last_wave(CallPlan& plan, const KernelSpec& spec, const KernelOptions&
                     const GemmProblem& problem, const KernelCall& call, DeviceRuntime& device,
                     ResolvedOptions& options, AutoResources& choices) {
   if (call.batched() || plan.split.slices.slices > 1) return;
+  const auto units = kernel_options.find("WAVE_UNITS");
+  if (units == kernel_options.end() || units->second <= 0) return;  // no wave known
   const auto forced = kernel_options.find("SPLIT_K");
   const WaveChoice choice =
       choose_waves(wave_geometry(plan.run.kernel, kernel_options, call.m, call.n, call.k),
