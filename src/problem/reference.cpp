@@ -21,6 +21,16 @@ namespace {
 // its last place, 2^128 - 2^103.
 const double kFloatOverflow = std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
 
+// A dot product over k in double, in order of k, and the sum of its products' magnitudes (the
+// scale of the tolerance).
+struct DotSum {
+  double dot = 0, magnitude = 0;
+  void add(double product) {
+    dot += product;
+    magnitude += std::fabs(product);
+  }
+};
+
 struct Checker {
   const GemmProblem& p;
   const float *a, *b, *c_before, *c_after;
@@ -47,7 +57,8 @@ struct Checker {
   }
 
   // Compares one element given its exact dot product and the sum of |a_ik * b_kj|.
-  void check(std::int64_t i, std::int64_t j, double dot, double magnitude) {
+  void check(std::int64_t i, std::int64_t j, const DotSum& sum) {
+    const double dot = sum.dot, magnitude = sum.magnitude;
     const std::size_t index = p.c_index(i, j);
     // BLAS: with alpha = 0, A and B are not read, so NaN or Inf there do not reach C.
     double v = p.alpha != 0.0f ? double(p.alpha) * dot : 0.0;
@@ -127,40 +138,28 @@ struct Checker {
     std::int64_t j = 0;
     for (; j + kColumns <= p.n; j += kColumns) {
       const float* column[kColumns];
-      double dot[kColumns] = {}, magnitude[kColumns] = {};
+      DotSum sum[kColumns];
       for (std::int64_t c = 0; c < kColumns; ++c)
         column[c] = op_b_columns.data() + std::size_t(j + c) * k_count;
       for (std::size_t k = 0; k < k_count; ++k) {
         const double a_ik = a_row[k];
-        for (std::int64_t c = 0; c < kColumns; ++c) {
-          const double product = a_ik * double(column[c][k]);
-          dot[c] += product;
-          magnitude[c] += std::fabs(product);
-        }
+        for (std::int64_t c = 0; c < kColumns; ++c) sum[c].add(a_ik * double(column[c][k]));
       }
-      for (std::int64_t c = 0; c < kColumns; ++c) check(i, j + c, dot[c], magnitude[c]);
+      for (std::int64_t c = 0; c < kColumns; ++c) check(i, j + c, sum[c]);
     }
     for (; j < p.n; ++j) {
       const float* column = op_b_columns.data() + std::size_t(j) * k_count;
-      double dot = 0, magnitude = 0;
-      for (std::size_t k = 0; k < k_count; ++k) {
-        const double product = double(a_row[k]) * double(column[k]);
-        dot += product;
-        magnitude += std::fabs(product);
-      }
-      check(i, j, dot, magnitude);
+      DotSum sum;
+      for (std::size_t k = 0; k < k_count; ++k) sum.add(double(a_row[k]) * double(column[k]));
+      check(i, j, sum);
     }
   }
 
   // Element (i, j) read through the layout and transposes, when op(B) is not packed.
   void check_element(std::int64_t i, std::int64_t j) {
-    double dot = 0, magnitude = 0;
-    for (std::int64_t k = 0; k < depth(); ++k) {
-      const double product = double(a_at(i, k)) * double(b_at(k, j));
-      dot += product;
-      magnitude += std::fabs(product);
-    }
-    check(i, j, dot, magnitude);
+    DotSum sum;
+    for (std::int64_t k = 0; k < depth(); ++k) sum.add(double(a_at(i, k)) * double(b_at(k, j)));
+    check(i, j, sum);
   }
 
   // Every element of column j, op(B)'s column j read once into contiguous floats (the sums
@@ -169,13 +168,10 @@ struct Checker {
     std::vector<float> column(std::size_t(std::max<std::int64_t>(depth(), 0)));
     for (std::int64_t k = 0; k < depth(); ++k) column[std::size_t(k)] = b_at(k, j);
     for (std::int64_t i = 0; i < p.m; ++i) {
-      double dot = 0, magnitude = 0;
-      for (std::int64_t k = 0; k < depth(); ++k) {
-        const double product = double(a_at(i, k)) * double(column[std::size_t(k)]);
-        dot += product;
-        magnitude += std::fabs(product);
-      }
-      check(i, j, dot, magnitude);
+      DotSum sum;
+      for (std::int64_t k = 0; k < depth(); ++k)
+        sum.add(double(a_at(i, k)) * double(column[std::size_t(k)]));
+      check(i, j, sum);
     }
   }
 
