@@ -22,6 +22,29 @@ GemmProblem strip_problem(const GemmProblem& problem, const KernelCall& call,
   return strip;
 }
 
+// The caller's settings for a strip `auto` computes apart: the overrides that the kernel `auto`
+// picks for the strip takes. A parameter of the main kernel's (blocked's ALIGN_COPY, TILE_M) is
+// no error on a strip that `auto` gives to gemv; the main kernel has refused any it lacks.
+RunSettings strip_settings(const RunSettings& settings, const KernelCall& strip,
+                           DeviceRuntime& device, ResolvedOptions& options,
+                           AutoResources& choices) {
+  if (settings.kernel != "auto" || settings.overrides.empty()) return settings;
+  RunSettings bare = settings;
+  bare.overrides.clear();
+  std::string reason;
+  const KernelDescription& chosen =
+      find_kernel(resolve_auto(bare, strip, reason, device, options, choices).kernel);
+  const auto takes = [&](const std::string& name) {
+    for (const auto* list : {&chosen.parameters, &chosen.host_parameters})
+      for (const KernelParameter& p : *list)
+        if (p.name == name) return true;
+    return false;
+  };
+  for (const auto& [name, value] : settings.overrides)
+    if (takes(name)) bare.overrides[name] = value;
+  return bare;
+}
+
 // Edge-aware tiling for an FP32 GEMM of one product (split_edges, for the plan's kernel with
 // these resolved options): the strips' plans, each with `auto`'s choice for its own shape, and
 // the reason, added to `plan`.
@@ -37,8 +60,9 @@ void plan_edges(CallPlan& plan, const KernelOptions& kernel_options, const RunSe
   for (const Region& region : split->edges) {
     // The strip as a problem of its own: its kind of call, and its sizes in the reason.
     const GemmProblem strip = strip_problem(problem, call, region);
-    EdgePlan edge{region, plan_call(settings, strip, sub_call(call, region), device, options,
-                                    choices, false)};
+    const KernelCall strip_call = sub_call(call, region);
+    EdgePlan edge{region, plan_call(strip_settings(settings, strip_call, device, options, choices),
+                                    strip, strip_call, device, options, choices, false)};
     const bool rows = region.col0 == 0;  // a strip of the call's last rows, else of its columns
     const std::int64_t count = rows ? region.rows : region.cols;
     const std::string what = rows != call.column_major ? "row" : "column";

@@ -117,6 +117,29 @@ TEST(EdgeSplit, OnlyWhereItPays) {
   EXPECT_FALSE(split(out.record)) << out.record.kernel_choice;
 }
 
+// The caller's parameters under `auto` follow each strip as far as its kernel takes them: a
+// host parameter of blocked (ALIGN_COPY) is kept for the whole tiles and left out for a strip
+// `auto` gives to another kernel (gemv on a CPU's one-row strip), where it used to be refused;
+// a parameter no kernel of the call takes is still an error naming it.
+TEST(EdgeSplit, CallersParametersFollowTheStripsThatTakeThem) {
+  const GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
+  const RunOutcome out =
+      run_checked(p, kernel_settings("auto", {{"ALIGN_COPY", 0}}), {nullptr, 0.0, 65});
+  EXPECT_TRUE(out.check.passed) << out.check.first_failure;
+  ASSERT_TRUE(split(out.record)) << out.record.kernel_choice;
+  EXPECT_NE(out.record.kernel_choice.find("not copied (ALIGN_COPY = 0)"), std::string::npos)
+      << out.record.kernel_choice;
+  EXPECT_FALSE(out.record.copied_a || out.record.copied_b);
+  try {
+    run_checked(p, kernel_settings("auto", {{"NO_SUCH_PARAMETER", 1}}), {nullptr, 0.0, 65});
+    FAIL() << "an unknown parameter was accepted";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::InvalidOption);
+    EXPECT_NE(std::string(error.what()).find("NO_SUCH_PARAMETER"), std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(EdgeSplit, BatchesAreNotSplit) {
   GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
   p.batch = 2;

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 device machine with build-device/ and .device-kit carried: whether `auto`'s
 # aligned copies of unaligned operands (ALIGN_COPY=1, src/plan/aligned_copy.hpp) pay on odd
-# sizes, against element-by-element loads (ALIGN_COPY=0), twice each, alternating. Sizes whose
-# edge strips `auto` gives to gemv (1025) refuse the option: gemv has no ALIGN_COPY.
+# sizes, against element-by-element loads (ALIGN_COPY=0), twice each, alternating.
 # clgemm-run's median of 20 enqueue + finish calls, unverified. Output: $OUT/align-copy.txt.
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
@@ -14,7 +13,7 @@ median() {  # n align_copy
 }
 {
 echo "n ALIGN_COPY=1 ALIGN_COPY=0 ALIGN_COPY=1 ALIGN_COPY=0 (ms per call)"
-for n in ${SIZES:-767 1023 1535 2047 3071 4095 4097 6143}; do
+for n in ${SIZES:-767 1023 1025 1535 2047 3071 4095 4097 6143}; do
   echo "$n $(median $n 1) $(median $n 0) $(median $n 1) $(median $n 0)"
 done
 echo "== $SECONDS s"
