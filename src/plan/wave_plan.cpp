@@ -15,10 +15,11 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 
 // Groups of `depth` of K in waves of g.units, plus the reduction of `slices` partial products of
 // `rows` x g.n (read, and C written) where slices > 1: the bytes as flops at kFlopsPerByte,
-// spread over every unit's work-group of block[0] x block[1] outputs.
-double launch_time(const WaveGeometry& g, std::int64_t groups, std::int64_t depth, long slices,
+// spread over every unit's work-group of block[0] x block[1] outputs. Counted in double: the
+// groups of every slice need not fit 64 bits.
+double launch_time(const WaveGeometry& g, double groups, std::int64_t depth, long slices,
                    std::int64_t rows) {
-  double time = double(ceil_div(groups, g.units)) * (double(depth) + kGroupFixedDepth);
+  double time = std::ceil(groups / double(g.units)) * (double(depth) + kGroupFixedDepth);
   if (slices > 1) {
     const double bytes = 4.0 * double(slices + 1) * double(rows) * double(g.n);
     const double group_flops_per_depth = 2.0 * double(g.block[0]) * double(g.block[1]);
@@ -37,7 +38,8 @@ double whole_split_time(const WaveGeometry& g, long slices) {
   if (!valid(g)) return 0;
   const KSlices s = slice_k(g.k, slices, g.block[2]);
   const std::int64_t groups = ceil_div(g.m, g.block[0]) * ceil_div(g.n, g.block[1]);
-  return launch_time(g, groups * s.slices, s.slices > 1 ? s.k_slice : g.k, s.slices, g.m);
+  return launch_time(g, double(groups) * double(s.slices), s.slices > 1 ? s.k_slice : g.k, s.slices,
+                     g.m);
 }
 
 double last_wave_time(const WaveGeometry& g, const LastWaveSplit& split) {
@@ -46,8 +48,9 @@ double last_wave_time(const WaveGeometry& g, const LastWaveSplit& split) {
   const std::int64_t whole_groups = ceil_div(split.whole_waves.rows, g.block[0]) * columns;
   const std::int64_t strip_groups = ceil_div(split.last_rows.rows, g.block[0]) * columns;
   const KSlices s = slice_k(g.k, split.slices, g.block[2]);
-  return launch_time(g, whole_groups, g.k, 1, split.whole_waves.rows) +
-         launch_time(g, strip_groups * s.slices, s.k_slice, s.slices, split.last_rows.rows);
+  return launch_time(g, double(whole_groups), g.k, 1, split.whole_waves.rows) +
+         launch_time(g, double(strip_groups) * double(s.slices), s.k_slice, s.slices,
+                     split.last_rows.rows);
 }
 
 WaveChoice choose_waves(const WaveGeometry& g, long forced_slices) {
@@ -76,7 +79,9 @@ WaveChoice choose_waves(const WaveGeometry& g, long forced_slices) {
     // reduction's share of one more slice costs (about 32 x groups / units of depth). So where
     // the counts of waves are fewer than the splits, only the deepest split of each is weighed:
     // the planner asks on every call, and 512 x 512 x 65536 would weigh 255 splits, not 16.
-    const std::int64_t waves = ceil_div(groups * deepest, g.units);
+    // (Fewer groups than units, or the counts of waves are not fewer: groups * deepest then
+    // stays far inside 64 bits.)
+    const std::int64_t waves = groups < g.units ? ceil_div(groups * deepest, g.units) : deepest;
     const bool by_waves = waves < deepest;
     long previous = 1;
     for (std::int64_t i = by_waves ? 1 : 2; i <= (by_waves ? waves : deepest); ++i) {

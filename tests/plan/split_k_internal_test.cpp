@@ -3,6 +3,8 @@
 // planned split holds beside the operands' copies (holds_for), and the last wave's split.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "plan/aligned_copy.hpp"
 #include "plan/device_fill.hpp"
 #include "plan/last_wave.hpp"
@@ -217,6 +219,16 @@ TEST(WaveModel, ForcedSplitsAndEdgeCases) {
     EXPECT_FALSE(none.last_wave);
     EXPECT_EQ(none.time, 0);
   }
+  // Sizes whose groups of every slice pass 64 bits are counted without overflow (the sanitized
+  // build checks): 2^54 groups of 16 x 16 are whole waves already.
+  const WaveChoice huge = choose_waves(
+      {std::int64_t(1) << 31, std::int64_t(1) << 31, std::int64_t(1) << 20, {16, 16, 8}, 132});
+  EXPECT_EQ(huge.slices, 1);
+  EXPECT_FALSE(huge.last_wave);
+  EXPECT_GT(huge.time, 0);
+  EXPECT_TRUE(std::isfinite(whole_split_time(
+      {std::int64_t(1) << 31, std::int64_t(1) << 31, std::int64_t(1) << 20, {16, 16, 8}, 132},
+      1024)));
   // Huge K on a handful of groups: about two waves, as the rule without a known wave chose.
   EXPECT_EQ(choose_waves({512, 512, 65536, {128, 256, 8}, 132}).slices, 33);
 }
