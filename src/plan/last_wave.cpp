@@ -39,12 +39,4 @@ std::optional<LastWaveSplit> split_last_wave(const std::array<std::int64_t, 3>& 
   return split;
 }
 
-std::optional<LastWaveSplit> split_last_wave(const std::string& kernel,
-                                             const KernelOptions& options, std::int64_t m,
-                                             std::int64_t n, std::int64_t k) {
-  const auto units = options.find("WAVE_UNITS");
-  if (units == options.end()) return std::nullopt;
-  return split_last_wave(kernel_block(kernel, options), units->second, m, n, k);
-}
-
 }  // namespace clgemm::detail

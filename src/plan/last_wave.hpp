@@ -13,7 +13,6 @@
 #include <optional>
 #include <string>
 
-#include "clgemm/kernels.hpp"
 #include "plan/edge_split.hpp"
 
 namespace clgemm::detail {
@@ -37,9 +36,5 @@ struct LastWaveSplit {
 std::optional<LastWaveSplit> split_last_wave(const std::array<std::int64_t, 3>& block,
                                              std::int64_t units, std::int64_t m, std::int64_t n,
                                              std::int64_t k);
-// The same for `kernel` with these resolved options, `units` being their WAVE_UNITS.
-std::optional<LastWaveSplit> split_last_wave(const std::string& kernel,
-                                             const KernelOptions& options, std::int64_t m,
-                                             std::int64_t n, std::int64_t k);
 
 }  // namespace clgemm::detail

@@ -233,6 +233,13 @@ TEST(WaveModel, ForcedSplitsAndEdgeCases) {
   EXPECT_EQ(choose_waves({512, 512, 65536, {128, 256, 8}, 132}).slices, 33);
 }
 
+// The last wave's split of blocked with these options, its WAVE_UNITS the units.
+std::optional<LastWaveSplit> last_wave_of(const KernelOptions& options, std::int64_t m,
+                                          std::int64_t n, std::int64_t k) {
+  const WaveGeometry g = wave_geometry("blocked", options, m, n, k);
+  return split_last_wave(g.block, g.units, m, n, k);
+}
+
 // On the H200's numbers: 3000^3 on the large entry's 128 x 256 tiles, one work-group per SM,
 // and on the medium-large entry's 64 x 128 tiles, four per SM.
 TEST(LastWave, H200Shapes) {
@@ -240,7 +247,7 @@ TEST(LastWave, H200Shapes) {
                       {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 0},
                       {"FRAG_PREFETCH", 0}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}};
   // 24 x 12 = 288 work-groups: 2 waves and 24 more, 2 rows of tiles; 132 / 24 = 5 slices.
-  auto split = split_last_wave("blocked", large, 3000, 3000, 3000);
+  auto split = last_wave_of(large, 3000, 3000, 3000);
   ASSERT_TRUE(split);
   EXPECT_EQ(split->whole_waves.rows, 22 * 128);
   EXPECT_EQ(split->last_rows.row0, 22 * 128);
@@ -249,7 +256,7 @@ TEST(LastWave, H200Shapes) {
   EXPECT_EQ(split->slices, 5);
   // 4096^3: 32 x 16 = 512 groups, 3 waves and 116 more: 8 rows of tiles are 128 groups, so one
   // slice each fills the wave: no split.
-  EXPECT_FALSE(split_last_wave("blocked", large, 4096, 4096, 4096));
+  EXPECT_FALSE(last_wave_of(large, 4096, 4096, 4096));
   // The fill model is the wave model's for the split the planner takes: 288 groups' work of
   // 3000 deep over 132 units, in 2 whole waves of 3000 + 32, one wave of the strip's slices of
   // 600 + 32, and the strip's reduction (5 partial products of 184 x 3000 read and C written, at
@@ -269,16 +276,16 @@ TEST(LastWave, H200Shapes) {
                        {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 8},
                        {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 528}};
   // 47 x 24 = 1128 groups: 2 waves and 72 more, 3 rows of tiles; 528 / 72 = 7 slices.
-  split = split_last_wave("blocked", medium, 3000, 3000, 3000);
+  split = last_wave_of(medium, 3000, 3000, 3000);
   ASSERT_TRUE(split);
   EXPECT_EQ(split->last_rows.rows, 3000 - 44 * 64);
   EXPECT_EQ(split->slices, 7);
   // K caps the slices at 256 deep: 1024 / 256 = 4.
-  split = split_last_wave("blocked", medium, 3000, 3000, 1024);
+  split = last_wave_of(medium, 3000, 3000, 1024);
   ASSERT_TRUE(split);
   EXPECT_EQ(split->slices, 4);
   medium.erase("WAVE_UNITS");
-  EXPECT_FALSE(split_last_wave("blocked", medium, 3000, 3000, 3000));
+  EXPECT_FALSE(last_wave_of(medium, 3000, 3000, 3000));
 }
 
 }  // namespace
