@@ -79,7 +79,7 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
       std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
       " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +
       " on C: " + std::to_string(groups) + ", for " +
-      (units != options.end() && units->second > 0
+      (forced <= 0 && units != options.end() && units->second > 0
            ? "WAVE_UNITS = " + std::to_string(units->second) + " at once, by the wave model"
            : std::to_string(limits.compute_units) + " compute units") +
       "), summed in a fixed order by splitk_reduce";

@@ -233,6 +233,29 @@ TEST(WaveModel, ForcedSplitsAndEdgeCases) {
   EXPECT_EQ(choose_waves({512, 512, 65536, {128, 256, 8}, 132}).slices, 33);
 }
 
+// The planner takes the wave model's split where the options give the wave, and says so; a
+// split the caller forces is only that.
+TEST(WaveModel, ThePlannerTakesItsSplitAndSaysSo) {
+  DeviceLimits h200;
+  h200.compute_units = 132;
+  h200.max_allocation_bytes = std::size_t(35) << 30;
+  KernelOptions large{{"TILE_M", 128},      {"TILE_N", 256},  {"TILE_K", 8},      {"ITEM_M", 16},
+                      {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 0},
+                      {"FRAG_PREFETCH", 0}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}};
+  const KernelSpec& spec = find_spec("blocked");
+  const KernelCall call = call_of(128, 6144, 4096, 4096);
+  const SplitPlan chosen = plan_split(spec, large, call, 0, h200);
+  EXPECT_EQ(chosen.slices.slices, 11);
+  EXPECT_NE(chosen.reason.find("WAVE_UNITS = 132 at once, by the wave model"), std::string::npos)
+      << chosen.reason;
+  large["SPLIT_K"] = 4;
+  const SplitPlan forced = plan_split(spec, large, call, 0, h200);
+  EXPECT_EQ(forced.slices.slices, 4);
+  EXPECT_NE(forced.reason.find("SPLIT_K = 4: split-K into 4 slices"), std::string::npos)
+      << forced.reason;
+  EXPECT_EQ(forced.reason.find("wave model"), std::string::npos) << forced.reason;
+}
+
 // The last wave's split of blocked with these options, its WAVE_UNITS the units.
 std::optional<LastWaveSplit> last_wave_of(const KernelOptions& options, std::int64_t m,
                                           std::int64_t n, std::int64_t k) {
