@@ -8,7 +8,6 @@
 #include "plan/index_range.hpp"
 #include "plan/last_wave.hpp"
 #include "plan/split_plan.hpp"
-#include "plan/wave_plan.hpp"
 
 namespace clgemm::detail {
 namespace {
@@ -80,35 +79,28 @@ void plan_edges(CallPlan& plan, const KernelOptions& kernel_options, const RunSe
 void plan_last_wave(CallPlan& plan, const KernelSpec& spec, const KernelOptions& kernel_options,
                     const GemmProblem& problem, const KernelCall& call, DeviceRuntime& device,
                     ResolvedOptions& options, AutoResources& choices) {
-  if (call.batched() || plan.split.slices.slices > 1) return;
-  const auto units = kernel_options.find("WAVE_UNITS");
-  if (units == kernel_options.end() || units->second <= 0) return;  // no wave known
-  const auto forced = kernel_options.find("SPLIT_K");
-  const WaveChoice choice =
-      choose_waves(wave_geometry(plan.run.kernel, kernel_options, call.m, call.n, call.k),
-                   forced == kernel_options.end() ? 0 : long(forced->second));
-  const auto& split = choice.last_wave;
-  if (!split) return;
+  if (call.batched() || plan.split.slices.slices > 1 || !plan.split.last_wave) return;
+  const LastWaveSplit split = *plan.split.last_wave;
   // The whole waves run unsplit as well (an automatic split takes regions under two waves).
   SplitPlan whole_split =
-      plan_split(spec, kernel_options, sub_call(call, split->whole_waves), 0, device.limits());
+      plan_split(spec, kernel_options, sub_call(call, split.whole_waves), 0, device.limits());
   if (whole_split.slices.slices > 1) return;
   RunSettings strip_settings = plan.run;
-  strip_settings.overrides["SPLIT_K"] = split->slices;
+  strip_settings.overrides["SPLIT_K"] = split.slices;
   strip_settings.overrides["WAVE_UNITS"] = 0;
-  EdgePlan strip{split->last_rows, {}};
+  EdgePlan strip{split.last_rows, {}};
   try {
-    strip.plan = plan_call(strip_settings, strip_problem(problem, call, split->last_rows),
-                           sub_call(call, split->last_rows), device, options, choices, false);
+    strip.plan = plan_call(strip_settings, strip_problem(problem, call, split.last_rows),
+                           sub_call(call, split.last_rows), device, options, choices, false);
   } catch (const Error& error) {
     // The strip's partial products do not fit the workspace: the call runs as it was planned.
     if (error.code() == ErrorCode::AllocationTooLarge) return;
     throw;
   }
-  plan.whole_tiles = split->whole_waves;
+  plan.whole_tiles = split.whole_waves;
   plan.split = std::move(whole_split);
   plan.edges.push_back(std::move(strip));
-  plan.reason += "; " + split->reason;
+  plan.reason += "; " + split.reason;
 }
 
 }  // namespace

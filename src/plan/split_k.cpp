@@ -3,15 +3,12 @@
 
 #include <algorithm>
 
-#include "plan/wave_plan.hpp"
-
 namespace clgemm::detail {
 
 long choose_split(std::int64_t m, std::int64_t n, std::int64_t k,
                   const std::array<std::int64_t, 3>& block, std::size_t compute_units,
-                  std::int64_t min_slice_depth, std::int64_t wave_units) {
+                  std::int64_t min_slice_depth) {
   if (m <= 0 || n <= 0 || k <= 0 || block[0] <= 0 || block[1] <= 0) return 1;
-  if (wave_units > 0) return choose_waves({m, n, k, block, wave_units}).slices;
   const std::int64_t groups = ((m + block[0] - 1) / block[0]) * ((n + block[1] - 1) / block[1]);
   const std::int64_t target = 2 * std::int64_t(std::max<std::size_t>(compute_units, 1));
   if (groups >= target) return 1;  // already two waves: splitting only adds the reduction

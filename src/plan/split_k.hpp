@@ -16,14 +16,13 @@ namespace clgemm::detail {
 constexpr std::int64_t kMinSliceDepth = 1024;
 
 // The split factor S (1: no split) for the row-major m x n x k call on work-group tiles of
-// block[0] x block[1] (rows x columns of C). Where the work-groups the device runs at once are
-// known (wave_units > 0, blocked's WAVE_UNITS), the wave model's choice (choose_waves in
-// wave_plan.hpp: the S that fills the last wave best, net of the reduction). Otherwise: when
-// the tiles give fewer work-groups than two waves over the compute units, enough slices for
-// about two waves, as long as each slice keeps K / S >= min_slice_depth.
+// block[0] x block[1] (rows x columns of C) where the work-groups the device runs at once are
+// not known (where they are, wave_plan.hpp's model decides): when those tiles give fewer
+// work-groups than two waves over the compute units, enough slices for about two waves, as
+// long as each slice keeps K / S >= min_slice_depth.
 long choose_split(std::int64_t m, std::int64_t n, std::int64_t k,
                   const std::array<std::int64_t, 3>& block, std::size_t compute_units,
-                  std::int64_t min_slice_depth = kMinSliceDepth, std::int64_t wave_units = 0);
+                  std::int64_t min_slice_depth = kMinSliceDepth);
 
 // S slices asked for, as the kernel runs them: each k_slice deep, a multiple of the kernel's
 // K step (the last slice shorter), so slices = ceil(k / k_slice) <= requested, and never an

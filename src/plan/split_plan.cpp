@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "clgemm/errors.hpp"
 #include "plan/workspace_limit.hpp"
@@ -27,10 +28,15 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
   }
   const auto block = spec.block(options);
   const auto units = options.find("WAVE_UNITS");
-  const long requested =
-      forced > 0 ? forced
-                 : choose_split(call.m, call.n, call.k, block, limits.compute_units, kMinSliceDepth,
-                                units == options.end() ? 0 : units->second);
+  const std::int64_t wave_units = units == options.end() ? 0 : units->second;
+  long requested = forced;
+  if (wave_units > 0 && forced <= 1) {
+    WaveChoice choice = choose_waves({call.m, call.n, call.k, block, wave_units}, forced);
+    if (forced <= 0) requested = choice.slices;
+    out.last_wave = std::move(choice.last_wave);
+  } else if (forced <= 0) {
+    requested = choose_split(call.m, call.n, call.k, block, limits.compute_units);
+  }
   KSlices slices = slice_k(call.k, requested, block[2]);
   const auto forced_text = [forced] { return "SPLIT_K = " + std::to_string(forced); };
   if (slices.slices <= 1) {
@@ -79,7 +85,7 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
       std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
       " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +
       " on C: " + std::to_string(groups) + ", for " +
-      (forced <= 0 && units != options.end() && units->second > 0
+      (forced <= 0 && wave_units > 0
            ? "WAVE_UNITS = " + std::to_string(units->second) + " at once, by the wave model"
            : std::to_string(limits.compute_units) + " compute units") +
       "), summed in a fixed order by splitk_reduce";

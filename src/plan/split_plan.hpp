@@ -6,18 +6,22 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "catalog/kernel_spec.hpp"
 #include "clgemm/device.hpp"
 #include "plan/kernel_call.hpp"
 #include "plan/split_k.hpp"
+#include "plan/wave_plan.hpp"
 
 namespace clgemm::detail {
 
 // A GEMM's split of K and why: 1 slice is a single GEMM launch.
 struct SplitPlan {
   KSlices slices;
+  // Where the wave model (WAVE_UNITS) took the last wave's split instead: slices is then 1.
+  std::optional<LastWaveSplit> last_wave;
   std::string reason;  // empty when the kernel does not slice K or nothing was considered
   // What it was decided for: the parameters and the call's shape, and the bytes of partial
   // products the split asked for before any fitting to the workspace (0 when the workspace
@@ -29,9 +33,10 @@ struct SplitPlan {
 };
 
 // The split of K for the GEMM `call` by `spec` with these (resolved) options: SPLIT_K if
-// given, else choose_split(). Error(AllocationTooLarge) when a forced split's partial products
-// do not fit workspace_limit() less `workspace_used` bytes; an automatic split is reduced to
-// fit.
+// given, else the wave model's choice where WAVE_UNITS is given (choose_waves, which may take
+// the last wave's split instead), else choose_split(). Error(AllocationTooLarge) when a forced
+// split's partial products do not fit workspace_limit() less `workspace_used` bytes; an automatic
+// split is reduced to fit.
 SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                      std::size_t workspace_used, const DeviceLimits& limits);
 

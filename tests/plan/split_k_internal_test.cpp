@@ -158,9 +158,8 @@ TEST(WaveModel, ChoosesTheSplitsMeasuredFastestOnTheH200) {
   const WaveChoice square = choose(2048, 2048, 2048);
   EXPECT_DOUBLE_EQ(square.time, 2048 + kGroupFixedDepth);
   EXPECT_DOUBLE_EQ(square.work, 128.0 * 2048 / 132);
-  // choose_split() takes the model's choice where the wave is known, its own rule elsewhere.
-  EXPECT_EQ(choose_split(128, 6144, 4096, {128, 256, 8}, 132, kMinSliceDepth, 132), 11);
-  EXPECT_EQ(choose_split(128, 6144, 4096, {128, 256, 8}, 132), 4);  // 264 / 24 wanted, K / 1024
+  // Without a known wave, choose_split()'s two-wave rule: 264 / 24 wanted, K / 1024 allowed.
+  EXPECT_EQ(choose_split(128, 6144, 4096, {128, 256, 8}, 132), 4);
 }
 
 // choose_waves weighs only the deepest split of each count of waves; weighing every split from 2
