@@ -1,7 +1,8 @@
 // Measuring GEMMs, apart from calling them: repetition, statistics and the verification
 // policy that clgemm-run, clgemm-bench, clgemm-tune and clgemm-accuracy share (and users may
-// call). A call is timed as its enqueue + finish on the host (wall time) and, from an OpenCL
-// profiling event, as the kernel's execution on the device (device time).
+// call). A call is timed as its enqueue + finish on the host (wall time, as a caller makes it)
+// and, from OpenCL profiling events of separate calls, as the kernel's execution on the
+// device (device time).
 #pragma once
 
 #include <functional>
@@ -50,11 +51,13 @@ struct CLGEMM_API GemmMeasurement {
   GemmRecord record;                   // what ran (the first call, which built it)
   double upload_seconds = 0;           // A, B and C to the device, once
   double download_seconds = 0;         // C back, once
-  std::vector<double> wall_seconds;    // enqueue + finish of each timed call
-  std::vector<double> device_seconds;  // the kernel's execution, from profiling events (the
-                                       // calls whose event had profiling information); for a
-                                       // call of several launches, from a marker before the
-                                       // first to the end of the last
+  std::vector<double> wall_seconds;    // enqueue + finish of each timed call, made as a
+                                       // caller makes it: a plain queue, no event
+  std::vector<double> device_seconds;  // the kernel's execution, from profiling events of as
+                                       // many calls again on a profiling queue (those whose
+                                       // event had profiling information); for a call of
+                                       // several launches, from a marker before the first to
+                                       // the end of the last
   Statistics wall, device;
   bool verified = false;  // the first call's result was checked
   Verification verification;
@@ -64,7 +67,8 @@ struct CLGEMM_API GemmMeasurement {
 
 // Measures `problem` on this context: uploads A, B and C once into device buffers, makes a
 // first call (it builds the program; its result is verified when `verify`), then repeats as
-// `policy` says, each call starting from the original C, on a queue with profiling enabled.
+// `policy` says, each call starting from the original C, timed on the host (a plain queue, no
+// event), then as many calls again on a queue with profiling enabled, timed on the device.
 // `c` holds C before the call and receives the result of one call. A bias given as a host
 // array (problem.epilogue.bias_data) is uploaded with A and B, and the calls read it there. A call
 // that launches nothing (an empty problem; alpha = 0 or K = 0 with beta = 1) has no timings;

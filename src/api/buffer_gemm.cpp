@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "api/context_state.hpp"
-#include "choice/call_planning.hpp"
 #include "clgemm/errors.hpp"
 #include "launch/enqueue_call.hpp"
 #include "launch/kernel_launch.hpp"
@@ -154,8 +153,8 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
   validate_problem(problem);
   check_queue(queue, opencl_context(), opencl_device());
   detail::KernelCall call = detail::row_major_call(problem);
-  const detail::CallPlan plan =
-      detail::plan_call(settings, problem, call, state_->device, state_->options, state_->choices);
+  const auto planned = state_->plan(settings, problem, call);
+  const detail::CallPlan& plan = planned->plan;
   for (cl_event e : wait_list)
     if (!e)
       throw Error(ErrorCode::InvalidArgument, "the wait list holds a null event", Argument::Queue);
@@ -203,7 +202,8 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
         call.a.base_alignment = detail::buffer_alignment(call.a.buffer, device());
         call.b.base_alignment = detail::buffer_alignment(call.b.buffer, device());
       }
-      const auto prepared = state_->prepared.get(plan, call, state_->device, state_->options);
+      const auto prepared =
+          state_->prepared.get(plan, call, state_->device, state_->options, planned->id);
       record = prepared->record;
       detail::enqueue_prepared(caller_queue, prepared->call, call, wait, &done,
                                state_->device.context, state_->workspace);

@@ -1,14 +1,14 @@
 // The Context: opening a device (or adopting the caller's OpenCL context) and starting its
 // background warming, its capability probes, choose(), build() and warm_up(). A call goes down
 // the layers once: api/host_gemm.cpp or api/buffer_gemm.cpp validate it and map it to the
-// row-major call, choice/call_planning.cpp plans it (choice/auto_resolution.cpp resolves
+// row-major call, choice/call_planning.cpp plans it once per settings and call (choice/
+// planned_calls.cpp keeps the plan; choice/auto_resolution.cpp resolves
 // `auto`), launch/prepare_call.cpp builds its programs (launch/prepared_calls.cpp keeps them
 // per kind of call) and launch/enqueue_call.cpp enqueues them.
 #include <algorithm>
 
 #include "api/context_state.hpp"
 #include "choice/auto_resolution.hpp"
-#include "choice/call_planning.hpp"
 #include "choice/warm_up.hpp"
 #include "clgemm/errors.hpp"
 #include "launch/prepare_call.hpp"
@@ -70,9 +70,8 @@ cl_device_id Context::opencl_device() const {
 
 KernelChoice Context::choose(const GemmProblem& problem, const RunSettings& settings) try {
   validate_problem(problem);
-  const detail::CallPlan plan =
-      detail::plan_call(settings, problem, detail::row_major_call(problem), state_->device,
-                        state_->options, state_->choices);
+  const auto planned = state_->plan(settings, problem, detail::row_major_call(problem));
+  const detail::CallPlan& plan = planned->plan;
   switch (plan.kind) {
     case detail::CallKind::Nothing:
       return {"none", {}, plan.reason};

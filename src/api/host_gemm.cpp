@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "api/context_state.hpp"
-#include "choice/call_planning.hpp"
 #include "clgemm/errors.hpp"
 #include "host/engine_settings.hpp"
 #include "problem/product_offsets.hpp"
@@ -65,9 +64,8 @@ GemmRecord Context::sgemm(const GemmProblem& problem, const float* a, const floa
                           const RunSettings& settings) try {
   validate_problem(problem);
   check_host_epilogue(problem);
-  const detail::CallPlan plan =
-      detail::plan_call(settings, problem, detail::row_major_call(problem), state_->device,
-                        state_->options, state_->choices);
+  const auto planned = state_->plan(settings, problem, detail::row_major_call(problem));
+  const detail::CallPlan& plan = planned->plan;
   if (plan.kind == detail::CallKind::Nothing) return detail::record_of_nothing(plan);
   if (plan.kind == detail::CallKind::Gemm) {
     require(a, Argument::A, "the call reads it");

@@ -3,6 +3,7 @@
 // product's enqueue, and programs repeat their calls.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "catalog/resolved_options.hpp"
@@ -25,9 +26,11 @@ class PreparedCalls {
  public:
   // prepare_call() and record_of() once per plan and call, buffers and scalars aside (the key
   // holds every other field either reads); later calls get the same launches, their programs
-  // reported as found in memory.
+  // reported as found in memory. A plan that a Context keeps (choice/planned_calls.hpp) is
+  // known by its `plan_id` (never 0, never reused) instead of its fields.
   std::shared_ptr<const PreparedEntry> get(const CallPlan& plan, const KernelCall& call,
-                                           DeviceRuntime& device, ResolvedOptions& options);
+                                           DeviceRuntime& device, ResolvedOptions& options,
+                                           std::uint64_t plan_id = 0);
 
  private:
   BoundedCache<std::shared_ptr<const PreparedEntry>> entries_;

@@ -1,6 +1,8 @@
 // Mapping a GemmProblem onto the row-major call the kernels compute (plan/kernel_call.hpp).
 #include "plan/kernel_call.hpp"
 
+#include <cstring>
+
 namespace clgemm::detail {
 
 Bias transposed_bias(Bias bias) {
@@ -36,6 +38,27 @@ KernelCall row_major_call(const GemmProblem& p) {
 bool operand_aligned(const Operand& x, long vec) {
   return x.base_alignment >= std::size_t(vec) * sizeof(float) && x.ld % vec == 0 &&
          x.offset % std::size_t(vec) == 0 && x.stride % vec == 0 && !x.table_offsets;
+}
+
+void write_call_key(CacheKey& key, const KernelCall& call) {
+  for (std::int64_t v : {std::int64_t(call.column_major), call.m, call.n, call.k, call.batch,
+                         std::int64_t(call.table), std::int64_t(call.products_offset)})
+    key.number(v);
+  for (const Operand* x : {&call.a, &call.b, &call.c})
+    for (std::int64_t v :
+         {std::int64_t(x->offset), x->ld, std::int64_t(x->transposed),
+          std::int64_t(x->base_alignment), x->stride, std::int64_t(x->table_offsets)})
+      key.number(v);
+  const Epilogue& e = call.epilogue;
+  for (std::int64_t v : {std::int64_t(e.bias), std::int64_t(e.activation),
+                         std::int64_t(e.bias_offset), e.bias_stride})
+    key.number(v);
+  // The clamp's bounds are the kernel's arguments, but the record describes them.
+  for (float bound : {e.clamp_low, e.clamp_high}) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &bound, sizeof bits);
+    key.number(bits);
+  }
 }
 
 }  // namespace clgemm::detail

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "clgemm/gemm.hpp"
+#include "support/bounded_cache.hpp"
 #include "support/opencl.hpp"
 
 namespace clgemm::detail {
@@ -56,5 +57,9 @@ KernelCall row_major_call(const GemmProblem& problem);
 // vector loads: the buffer's base, the offset, the leading dimension and the stride between
 // a batch's products all allow it (offsets from a product table are not assumed aligned).
 bool operand_aligned(const Operand& x, long vec);
+
+// Writes every field of `call` but its cl_mem objects and its scalars (alpha, beta) into `key`:
+// what planning and preparing a call read of it.
+void write_call_key(CacheKey& key, const KernelCall& call);
 
 }  // namespace clgemm::detail

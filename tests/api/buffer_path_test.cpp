@@ -78,6 +78,59 @@ TEST_F(BufferPath, EveryKernelWithOffsetsLayoutsAndTransposes) {
   for (const auto& kernel : fp32_kernel_names()) run_and_check(p, kernel);
 }
 
+// A Context plans a GEMM once per settings and call and keeps the plan (choice/
+// planned_calls.hpp): repeats run what the first call planned, while what the plan leaves out,
+// alpha, beta and the buffers, is each call's own; alpha = 0 is still a call that only scales
+// C, and settings that fail fail every time.
+TEST_F(BufferPath, RepeatedCallsKeepTheirPlanButNotTheirScalars) {
+  GemmProblem p = GemmProblem::packed(70, 45, 33);
+  auto a = random_matrix(p.a_elements(), 31), b = random_matrix(p.b_elements(), 32);
+  const auto c_start = random_matrix(p.c_elements(), 33);
+  cl_mem a_mem = buffer(a), b_mem = buffer(b);
+  auto c = c_start;
+  cl_mem c_mem = buffer(c);
+  const auto call = [&](float alpha, float beta, const RunSettings& settings = {}) {
+    GemmProblem q = p;
+    q.alpha = alpha, q.beta = beta;
+    const auto before = read(c_mem, c.size());
+    const GemmRecord record =
+        shared_context().sgemm(q, a_mem, b_mem, c_mem, queue_, nullptr, settings);
+    EXPECT_EQ(clFinish(queue_), CL_SUCCESS);
+    const auto after = read(c_mem, c.size());
+    const auto check = verify_gemm(q, a.data(), b.data(), before.data(), after.data());
+    EXPECT_TRUE(check.passed) << "alpha " << alpha << ", beta " << beta << ": "
+                              << check.first_failure;
+    return record;
+  };
+  const GemmRecord first = call(1.5f, 0.5f);
+  const GemmRecord again = call(-2.0f, 0.0f);
+  EXPECT_EQ(again.kernel, first.kernel);
+  EXPECT_EQ(again.kernel_choice, first.kernel_choice);
+  EXPECT_EQ(again.build_options, first.build_options);
+  EXPECT_EQ(again.origin, ProgramOrigin::Memory);
+  // The record adds what preparing the call decided (the operands' copies) to the plan's reason.
+  EXPECT_EQ(first.kernel_choice.rfind(shared_context().choose(p).reason, 0), 0u)
+      << first.kernel_choice;
+
+  const GemmRecord scaled = call(0.0f, 2.0f);
+  EXPECT_EQ(scaled.kernel, "scale_c");
+  EXPECT_NE(scaled.kernel_choice.find("alpha = 0"), std::string::npos) << scaled.kernel_choice;
+  EXPECT_EQ(call(0.25f, 1.0f).kernel_choice, first.kernel_choice);
+
+  RunSettings wrong;
+  wrong.kernel = "blocked";
+  wrong.overrides = {{"NO_SUCH_PARAMETER", 1}};
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    try {
+      call(1.0f, 0.0f, wrong);
+      ADD_FAILURE() << "attempt " << attempt << ": an unknown parameter was taken";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), ErrorCode::InvalidOption) << error.what();
+      EXPECT_NE(std::string(error.what()).find("NO_SUCH_PARAMETER"), std::string::npos);
+    }
+  }
+}
+
 TEST_F(BufferPath, RowMajorAlignedWithoutEvent) {
   const GemmProblem p = GemmProblem::packed(128, 96, 64, 1.0f, 0.0f);
   auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);

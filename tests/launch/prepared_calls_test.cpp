@@ -4,6 +4,9 @@
 // each checked against the double host reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "test_support.hpp"
 
 namespace clgemm::testing {
@@ -14,11 +17,26 @@ struct Outcome {
   Verification check;
 };
 
+// Random values at a 64-byte boundary: where the device maps host memory, a call reads the
+// arrays where they lie, and their alignment is part of what is prepared.
+class AlignedArray {
+ public:
+  AlignedArray(std::size_t elements, unsigned seed) : storage_(elements + 16) {
+    const auto values = random_matrix(elements, seed);
+    const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+    data_ = storage_.data() + (64 - address % 64) % 64 / sizeof(float);
+    std::copy(values.begin(), values.end(), data_);
+  }
+  float* data() { return data_; }
+
+ private:
+  std::vector<float> storage_;
+  float* data_;
+};
+
 Outcome run(const GemmProblem& problem, const KernelOptions& overrides = {}) {
-  const auto a = random_matrix(problem.a_elements(), 51);
-  const auto b = random_matrix(problem.b_elements(), 52);
-  auto c_before = random_matrix(problem.c_elements(), 53);
-  auto c = c_before;
+  AlignedArray a(problem.a_elements(), 51), b(problem.b_elements(), 52);
+  AlignedArray c_before(problem.c_elements(), 53), c(problem.c_elements(), 53);
   RunSettings settings;
   settings.kernel = "blocked";
   settings.overrides = overrides;
@@ -31,7 +49,7 @@ Outcome run(const GemmProblem& problem, const KernelOptions& overrides = {}) {
 TEST(PreparedCalls, RepeatsReuseAndDifferencesDoNot) {
   const KernelOptions copy_unaligned = {{"ALIGN_COPY", 2}};
   GemmProblem aligned = GemmProblem::packed(96, 80, 72);
-  // (Whether the packed problem's A is copied depends on where its array lies.) An odd lda
+  // An odd lda
   // leaves A's rows unaligned wherever it lies (an offset would not: the host-array path
   // uploads A from its first element on a device that does not map host memory).
   GemmProblem unaligned = aligned;
