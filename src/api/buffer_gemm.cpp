@@ -205,7 +205,7 @@ GemmRecord Context::sgemm(const GemmProblem& problem, cl_mem a, cl_mem b, cl_mem
       const auto prepared =
           state_->prepared.get(plan, call, state_->device, state_->options, planned->id);
       record = prepared->record;
-      detail::enqueue_prepared(caller_queue, prepared->call, call, wait, &done,
+      detail::enqueue_prepared(caller_queue, prepared->call, call, wait, event ? &done : nullptr,
                                state_->device.context, state_->workspace);
     }
     if (event) {

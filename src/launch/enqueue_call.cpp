@@ -16,10 +16,11 @@ using Wait = std::vector<cl::Event>;
 
 // scale_c: C = act(beta * C + bias) over the row-major call's m x n, for every product.
 cl::Event enqueue_scale_c(const cl::CommandQueue& queue, const PreparedKernel& scale,
-                          const KernelCall& call, const Wait& wait) {
+                          const KernelCall& call, const Wait& wait, bool wants_event) {
   const std::size_t x = scale.options.at("WG_X"), y = scale.options.at("WG_Y");
   return enqueue_products(queue, *scale.built, "scale_c", call,
-                          {std::size_t(call.n), std::size_t(call.m)}, {x, y}, 1, wait);
+                          {std::size_t(call.n), std::size_t(call.m)}, {x, y}, 1, wait, {},
+                          wants_event);
 }
 
 // copy_padded: `shape` of `from` into the workspace at `to` with leading dimension `ld`.
@@ -100,16 +101,17 @@ cl::Event enqueue_reduce(const cl::CommandQueue& queue, const PreparedCall& prep
                         {std::size_t(call.n + 3) / 4, std::size_t(call.m), 1}, {x, y, 1}, wait);
 }
 
-// enqueue_prepared() for one part: the launches of `prepared` alone, its edges left out.
+// enqueue_prepared() for one part: the launches of `prepared` alone, its edges left out. A
+// launch that uses no workspace gives an event only to a caller that asks for one (`event`).
 void enqueue_launches(const cl::CommandQueue& queue, const PreparedCall& prepared,
                       const KernelCall& call, const Wait& wait, cl::Event* event,
                       const cl::Context& context, Workspace& workspace) {
   cl::Event last;
   if (!prepared.main.spec) {
-    last = enqueue_scale_c(queue, prepared.main, call, wait);
+    last = enqueue_scale_c(queue, prepared.main, call, wait, event != nullptr);
   } else if (prepared.workspace_bytes == 0) {
     last = enqueue_call(queue, *prepared.main.built, *prepared.main.spec, prepared.main.options,
-                        call, wait);
+                        call, wait, {}, event != nullptr);
   } else {
     workspace.use(context, prepared.workspace_bytes,
                   [&](const cl::Buffer& buffer, const Wait& previous_use) {
@@ -171,13 +173,22 @@ void enqueue_prepared(const cl::CommandQueue& queue, const PreparedCall& prepare
                       const cl::Context& context, Workspace& workspace) {
   if (!prepared.whole_tiles)
     return enqueue_launches(queue, prepared, call, wait, event, context, workspace);
-  // The parts write disjoint blocks of C; each waits for the one before.
+  // The parts write disjoint blocks of C; each waits for the one before: on an in-order queue
+  // by its order alone, on an out-of-order one through the previous part's event.
+  const bool in_order =
+      !(queue.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   cl::Event last;
-  enqueue_launches(queue, prepared, sub_call(call, *prepared.whole_tiles), wait, &last, context,
-                   workspace);
-  for (const PreparedEdge& edge : prepared.edges)
-    enqueue_launches(queue, edge.prepared, sub_call(call, edge.region), {last}, &last, context,
-                     workspace);
+  Wait before = wait;
+  const auto enqueue_part = [&](const PreparedCall& part, const Region& region, bool final_part) {
+    const bool wants_event = final_part ? event != nullptr : !in_order;
+    enqueue_launches(queue, part, sub_call(call, region), before, wants_event ? &last : nullptr,
+                     context, workspace);
+    before = wants_event ? Wait{last} : Wait{};
+  };
+  enqueue_part(prepared, *prepared.whole_tiles, prepared.edges.empty());
+  for (std::size_t e = 0; e < prepared.edges.size(); ++e)
+    enqueue_part(prepared.edges[e].prepared, prepared.edges[e].region,
+                 e + 1 == prepared.edges.size());
   if (event) *event = last;
 }
 

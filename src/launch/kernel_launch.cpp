@@ -30,7 +30,7 @@ std::size_t buffer_alignment(cl_mem buffer, const DeviceLimits& limits) {
 cl::Event enqueue_kernel(const cl::CommandQueue& queue, const BuiltProgram& built,
                          const cl::Kernel& kernel, std::array<std::size_t, 3> global,
                          const std::array<std::size_t, 3>& local,
-                         const std::vector<cl::Event>& wait) {
+                         const std::vector<cl::Event>& wait, bool wants_event) {
   for (int dim = 0; dim < 3; ++dim) global[dim] = round_up(std::int64_t(global[dim]), local[dim]);
   const bool three_d = global[2] > 1 || local[2] > 1;
   const cl::NDRange global_range =
@@ -38,6 +38,11 @@ cl::Event enqueue_kernel(const cl::CommandQueue& queue, const BuiltProgram& buil
   const cl::NDRange local_range =
       three_d ? cl::NDRange(local[0], local[1], local[2]) : cl::NDRange(local[0], local[1]);
   cl::Event launched;
+  if (built.launch_order_key.empty()) {  // no chain to keep (launch_order.hpp)
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange, global_range, local_range,
+                               wait.empty() ? nullptr : &wait, wants_event ? &launched : nullptr);
+    return launched;
+  }
   enqueue_in_order(built.launch_order_key, queue.getInfo<CL_QUEUE_CONTEXT>(),
                    [&](const std::vector<cl::Event>& chained) {
                      std::vector<cl::Event> all = wait;
@@ -86,7 +91,8 @@ cl::Event enqueue_products(const cl::CommandQueue& queue, const BuiltProgram& bu
                            const std::string& entry_point, const KernelCall& call,
                            std::array<std::size_t, 2> global, std::array<std::size_t, 2> local,
                            long slices, const std::vector<cl::Event>& wait,
-                           const std::function<void(cl::Kernel&, int)>& set_extra) {
+                           const std::function<void(cl::Kernel&, int)>& set_extra,
+                           bool wants_event) {
   // One object per launch at a time: cl_kernel arguments are not safe to set from several threads.
   KernelPool::Lease lease(built.kernels, built.program, entry_point);
   cl::Kernel& kernel = lease.kernel();
@@ -96,9 +102,10 @@ cl::Event enqueue_products(const cl::CommandQueue& queue, const BuiltProgram& bu
     const std::int64_t products = std::min(kProductsPerLaunch, call.batch - first);
     const int next = set_gemm_arguments(kernel, call, first);
     if (set_extra) set_extra(kernel, next);
+    const bool final_launch = first + products >= call.batch;
     last = enqueue_kernel(queue, built, kernel,
                           {global[0], global[1], std::size_t(products) * std::size_t(slices)},
-                          {local[0], local[1], 1}, before);
+                          {local[0], local[1], 1}, before, wants_event || !final_launch);
     before = {last};
   }
   return last;
@@ -106,7 +113,8 @@ cl::Event enqueue_products(const cl::CommandQueue& queue, const BuiltProgram& bu
 
 cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
                        const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
-                       const std::vector<cl::Event>& wait, const KSlicing& slicing) {
+                       const std::vector<cl::Event>& wait, const KSlicing& slicing,
+                       bool wants_event) {
   if (!spec.slices_k && slicing.slices > 1)
     throw Error(ErrorCode::InvalidOption,
                 "kernel '" + spec.description.name + "' does not slice K (split-K)");
@@ -119,7 +127,7 @@ cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
       kernel.setArg(arg++, cl_ulong(slicing.c_slice_stride));
     };
   return enqueue_products(queue, built, spec.entry_point, call, geometry.global, geometry.local,
-                          slicing.slices, wait, set_slicing);
+                          slicing.slices, wait, set_slicing, wants_event);
 }
 
 }  // namespace clgemm::detail

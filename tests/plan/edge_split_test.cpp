@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -138,6 +140,65 @@ TEST(EdgeSplit, CallersParametersFollowTheStripsThatTakeThem) {
     EXPECT_NE(std::string(error.what()).find("NO_SUCH_PARAMETER"), std::string::npos)
         << error.what();
   }
+}
+
+// On device buffers the strips follow the whole tiles: on an in-order queue by its order, on
+// an out-of-order one through each part's event; the first part waits for the caller's events,
+// and an event asked for is the last strip's. Without an event the caller's clFinish waits for
+// every part.
+TEST(EdgeSplit, PartsKeepTheirOrderOnEveryKindOfQueue) {
+  const cl_context context = shared_context().opencl_context();
+  const cl_device_id device = shared_context().opencl_device();
+  cl_command_queue_properties offered = 0;
+  clGetDeviceInfo(device, CL_DEVICE_QUEUE_PROPERTIES, sizeof offered, &offered, nullptr);
+  std::vector<cl_command_queue_properties> kinds = {0};
+  if (offered & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    kinds.push_back(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  const GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
+  auto a = random_matrix(p.a_elements(), 61), b = random_matrix(p.b_elements(), 62);
+  const auto c_before = random_matrix(p.c_elements(), 63);
+  for (const auto properties : kinds)
+    for (const bool with_event : {true, false}) {
+      SCOPED_TRACE(std::string(properties ? "out-of-order" : "in-order") + " queue, " +
+                   (with_event ? "with" : "without") + " an event");
+      cl_int status = CL_SUCCESS;
+      cl_command_queue queue = clCreateCommandQueue(context, device, properties, &status);
+      ASSERT_EQ(status, CL_SUCCESS);
+      auto make = [&](const std::vector<float>& data) {
+        cl_mem m =
+            clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                           data.size() * sizeof(float), const_cast<float*>(data.data()), &status);
+        EXPECT_EQ(status, CL_SUCCESS);
+        return m;
+      };
+      cl_mem a_mem = make(a), b_mem = make(b), c_mem = make(c_before);
+      cl_event gate = clCreateUserEvent(context, &status);
+      ASSERT_EQ(status, CL_SUCCESS);
+      cl_event done = nullptr;
+      const GemmRecord record = shared_context().sgemm(p, a_mem, b_mem, c_mem, queue,
+                                                       with_event ? &done : nullptr, {}, {gate});
+      ASSERT_TRUE(split(record)) << record.kernel_choice;
+      EXPECT_EQ(done != nullptr, with_event);
+      clFlush(queue);
+      if (done) {
+        cl_int state = 0;
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
+        EXPECT_NE(state, CL_COMPLETE);  // the first part still waits for the gate
+      }
+      ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+      if (done) ASSERT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
+      ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+      std::vector<float> result(c_before.size());
+      ASSERT_EQ(clEnqueueReadBuffer(queue, c_mem, CL_TRUE, 0, result.size() * sizeof(float),
+                                    result.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      const auto check = verify_gemm(p, a.data(), b.data(), c_before.data(), result.data(), 0, 65);
+      EXPECT_TRUE(check.passed) << check.first_failure;
+      if (done) clReleaseEvent(done);
+      clReleaseEvent(gate);
+      for (cl_mem m : {a_mem, b_mem, c_mem}) clReleaseMemObject(m);
+      clReleaseCommandQueue(queue);
+    }
 }
 
 TEST(EdgeSplit, BatchesAreNotSplit) {
