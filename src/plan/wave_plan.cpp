@@ -73,9 +73,9 @@ WaveChoice choose_waves(const WaveGeometry& g, long forced_slices) {
     best.last_wave = std::move(last_wave);
   };
   if (forced_slices <= 0) {
-    const std::int64_t deepest = std::min<std::int64_t>(g.k / kMinWaveSliceDepth, 1024);
+    const std::int64_t deepest = std::min<std::int64_t>(g.k / kMinSplitSliceDepth, 1024);
     // Among the splits that take the same count of waves the one with the most slices is the
-    // fastest: a slice at least kMinWaveSliceDepth deep saves more group time than the
+    // fastest: a slice at least kMinSplitSliceDepth deep saves more group time than the
     // reduction's share of one more slice costs (about 32 x groups / units of depth). So where
     // the counts of waves are fewer than the splits, only the deepest split of each is weighed:
     // the planner asks on every call, and 512 x 512 x 65536 would weigh 255 splits, not 16.

@@ -25,6 +25,10 @@ constexpr double kGroupFixedDepth = 32.0;
 // The device's FP32 rate over its memory bandwidth (flops per byte; the H200: about 45 TFLOP/s
 // reached over about 3 TB/s reached), by which the reduction's traffic counts as work-group time.
 constexpr double kFlopsPerByte = 16.0;
+// Each slice of a whole call's split keeps at least this much of K (a slice of the last wave's
+// strip keeps kMinWaveSliceDepth): on the H100 the 64 x 128 tiles ran 768^3 fastest in 4 slices
+// of 192 and 512^3 in 4 of 128 (docs/PERFORMANCE.md, "The launch floor ...").
+constexpr std::int64_t kMinSplitSliceDepth = 128;
 // A split is taken only when the model has it at least this much faster than the call without
 // it: what the model leaves out (the reduction's launch, the partial products' allocation) and
 // the noise of its constants.

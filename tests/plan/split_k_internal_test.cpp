@@ -163,7 +163,7 @@ TEST(WaveModel, ChoosesTheSplitsMeasuredFastestOnTheH200) {
 }
 
 // choose_waves weighs only the deepest split of each count of waves; weighing every split from 2
-// to K / kMinWaveSliceDepth (up to 1024) finds no faster one, over a grid of shapes, tiles and
+// to K / kMinSplitSliceDepth (up to 1024) finds no faster one, over a grid of shapes, tiles and
 // wave sizes.
 TEST(WaveModel, TheDeepestSplitOfEachWaveCountIsTheFastest) {
   const std::array<std::array<std::int64_t, 3>, 3> blocks{
@@ -177,7 +177,7 @@ TEST(WaveModel, TheDeepestSplitOfEachWaveCountIsTheFastest) {
             const WaveGeometry g{m, n, k, block, units};
             const double unsplit = whole_split_time(g, 1);
             double best = unsplit;
-            for (long s = 2; s <= std::min<std::int64_t>(k / kMinWaveSliceDepth, 1024); ++s) {
+            for (long s = 2; s <= std::min<std::int64_t>(k / kMinSplitSliceDepth, 1024); ++s) {
               const double time = whole_split_time(g, s);
               if (time * kMinSplitGain <= unsplit) best = std::min(best, time);
             }
@@ -206,9 +206,9 @@ TEST(WaveModel, ForcedSplitsAndEdgeCases) {
   EXPECT_EQ(one.last_wave->slices, 5);
   // The request clamps to whole TILE_K steps and to K: 3 deep in 5 slices is one.
   EXPECT_EQ(choose_waves({8, 8, 3, {128, 256, 8}, 132}, 5).slices, 1);
-  // Slices keep kMinWaveSliceDepth: K = 511 is never split, however few the groups.
-  EXPECT_EQ(choose_waves({128, 256, 511, {128, 256, 8}, 132}).slices, 1);
-  EXPECT_EQ(choose_waves({128, 256, 512, {128, 256, 8}, 132}).slices, 2);
+  // Slices keep kMinSplitSliceDepth: K = 255 is never split, however few the groups.
+  EXPECT_EQ(choose_waves({128, 256, 255, {128, 256, 8}, 132}).slices, 1);
+  EXPECT_EQ(choose_waves({128, 256, 256, {128, 256, 8}, 132}).slices, 2);
   // No wave known, or nothing to compute: no split and no time.
   for (const WaveGeometry& empty : {WaveGeometry{128, 256, 4096, {128, 256, 8}, 0},
                                     WaveGeometry{0, 256, 4096, {128, 256, 8}, 132},

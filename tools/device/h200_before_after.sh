@@ -6,8 +6,10 @@
 # shapes in the same call, so that a change's effect and both builds' ratios to cuBLAS are
 # measured side by side. A build folder with kernels/ and tuning/ of its own runs with those
 # (CLGEMM_KERNEL_DIR; the tuning files sit beside the kernels). Output: $OUT/before-after.txt (one line per shape: both medians in ms,
-# after / before, and each / cuBLAS per call) and $OUT/SUITE-cublas.json.
+# after / before, and each / cuBLAS per call) and $OUT/SUITE-cublas.json. The suite name
+# `extra` takes the shapes of EXTRA_SHAPES instead ("MxNxK MxNxK*BATCH ...").
 #   BEFORE=devrun/old tools/device/h200_before_after.sh llm standard
+#   BEFORE=devrun/old EXTRA_SHAPES="768x768x768 32x32x32*8192" tools/device/h200_before_after.sh extra
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
 export CLGEMM_KERNEL_DIR=$PWD/kernels CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
@@ -24,11 +26,20 @@ median() {  # folder shape -> the median per-call time in ms, or "-"
     grep -oE 'median [0-9.]+ ms' | head -1 | grep -oE '[0-9.]+' || echo -
 }
 for suite in "$@"; do
-  build-device/clgemm-bench --list-suite "$suite" > "$OUT/$suite-shapes.txt"
+  if [[ $suite == extra ]]; then  # EXTRA_SHAPES: MxNxK or MxNxK*BATCH, apart from the suites
+    tr ' ' '\n' <<<"${EXTRA_SHAPES:?name the extra shapes}" | grep . > "$OUT/$suite-shapes.txt"
+    python3 -c 'import json, sys; print(json.dumps({"results": [dict(zip("mnk", map(int,
+      s.split("*")[0].split("x"))), batch_count=int((s.split("*") + ["1"])[1]))
+      for s in sys.argv[1:]]}))' $EXTRA_SHAPES > "$OUT/extra-shapes.json"
+    cublas_shapes=(--shapes-from "$OUT/extra-shapes.json")
+  else
+    build-device/clgemm-bench --list-suite "$suite" > "$OUT/$suite-shapes.txt"
+    cublas_shapes=(--suite "$suite")
+  fi
   while read -r shape; do
     echo "$suite $shape $(median build-device "$shape") $(median "$BEFORE" "$shape")"
   done < "$OUT/$suite-shapes.txt" > "$OUT/$suite-times.txt"
-  timeout 150 python3 tools/device/cublas_suite.py --suite "$suite" --precisions fp32 \
+  timeout 150 python3 tools/device/cublas_suite.py "${cublas_shapes[@]}" --precisions fp32 \
     -o "$OUT/$suite-cublas.json" >/dev/null 2>&1 || echo "cuBLAS ($suite) failed"
 done
 python3 - "$OUT" "$@" <<'PY' | tee "$OUT/before-after.txt"

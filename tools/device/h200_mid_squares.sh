@@ -5,8 +5,9 @@
 # `base`), then for each shape `auto` and blocked on each tuned FP32 entry of the H200 with K
 # split into 1, 2, 4 and 8 slices, each as clgemm-run's median of 50 enqueue + finish calls (the
 # wall) and of the kernels alone (profiling events), then cuBLAS FP32 on the same shapes in the
-# same call. A shape is N (a square) or MxNxK. Output: $OUT/mid-squares.txt.
-#   tools/device/h200_mid_squares.sh ["256 384 512 8192x64x8192 ..."]
+# same call. A shape is N (a square), MxNxK or MxNxK*BATCH. Output: $OUT/mid-squares.txt.
+# ENTRIES names the entries to force (default: all of them).
+#   ENTRIES="small medium" tools/device/h200_mid_squares.sh ["256 384 512 8192x64x8192 ..."]
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
 export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
@@ -18,18 +19,20 @@ declare -A ENTRY=(
   [small]="-D TILE_M=16 -D TILE_N=64 -D ITEM_M=4 -D ITEM_N=4 -D TILE_K=32 -D VEC=8 -D UNROLL=0"
   [thin]="-D TILE_M=32 -D TILE_N=128 -D ITEM_M=8 -D ITEM_N=4 -D TILE_K=32 -D VEC=4 -D UNROLL=1"
   [medium]="-D TILE_M=64 -D TILE_N=64 -D ITEM_M=8 -D ITEM_N=4 -D TILE_K=16 -D VEC=4 -D UNROLL=1"
+  [batched]="-D TILE_M=128 -D TILE_N=128 -D ITEM_M=16 -D ITEM_N=4 -D TILE_K=8 -D VEC=2 -D UNROLL=1"
   [smallk]="-D TILE_M=128 -D TILE_N=256 -D ITEM_M=16 -D ITEM_N=8 -D TILE_K=8 -D VEC=4 -D UNROLL=1"
   [large]="-D TILE_M=128 -D TILE_N=256 -D ITEM_M=16 -D ITEM_N=8 -D TILE_K=8 -D VEC=4 -D UNROLL=1 -D LOCAL_PAD=4"
   [mlarge]="-D TILE_M=64 -D TILE_N=128 -D ITEM_M=8 -D ITEM_N=8 -D TILE_K=8 -D VEC=4 -D UNROLL=1 -D LOCAL_PAD=4 -D FRAG_PREFETCH=1 -D LANES_N=8"
 )
 run() {  # label shape [clgemm-run options]
-  local label=$1 shape=$2 m n k; shift 2
+  local label=$1 shape=$2 m n k batch=1; shift 2
   (( SECONDS < LIMIT )) || return 0
   [[ $shape == *x* ]] || shape=${shape}x${shape}x${shape}
-  IFS=x read -r m n k <<<"$shape"
+  [[ $shape == *\** ]] && batch=${shape#*\*}
+  IFS=x read -r m n k <<<"${shape%%\**}"
   local out
-  out=$(timeout 60 build-device/clgemm-run --m "$m" --n "$n" --k "$k" --reps 50 --warmup 5 \
-        --no-verify "$@" 2>&1)
+  out=$(timeout 60 build-device/clgemm-run --m "$m" --n "$n" --k "$k" --batch "$batch" \
+        --reps 50 --warmup 5 --no-verify "$@" 2>&1)
   printf '%-12s %14s wall %8s device %8s | %s\n' "$label" "$shape" \
     "$(grep -oE 'median [0-9.]+ ms' <<<"$out" | head -1 | grep -oE '[0-9.]+')" \
     "$(grep -E '^device: +median' <<<"$out" | grep -oE '[0-9.]+' | head -1)" \
@@ -40,13 +43,14 @@ g++ -std=c++17 -O2 -o /tmp/launch_floor tools/device/launch_floor.cpp -lOpenCL &
 run base-1x1x1 1 --kernel base
 for shape in $SHAPES; do
   run auto "$shape" --kernel auto
-  for entry in tiny small thin medium mlarge smallk large; do
+  for entry in ${ENTRIES:-tiny small thin medium mlarge batched smallk large}; do
     for s in 1 2 4 8; do run "$entry/S=$s" "$shape" --kernel blocked ${ENTRY[$entry]} -D SPLIT_K=$s; done
   done
 done
 echo "== cuBLAS FP32"
 python3 -c 'import json, sys; print(json.dumps({"results": [dict(zip("mnk", map(int,
-  (s if "x" in s else f"{s}x{s}x{s}").split("x")))) for s in sys.argv[1:]]}))' $SHAPES > "$OUT/mid-shapes.json"
+  (s if "x" in s else f"{s}x{s}x{s}").split("*")[0].split("x"))), batch_count=int(
+  (s.split("*") + ["1"])[1])) for s in sys.argv[1:]]}))' $SHAPES > "$OUT/mid-shapes.json"
 timeout 120 python3 tools/device/cublas_suite.py --shapes-from "$OUT/mid-shapes.json" \
   --precisions fp32 -o "$OUT/mid-cublas.json" 2>&1 | tail -14
 echo "== $SECONDS s"
