@@ -143,4 +143,16 @@ inline GemmProblem padded_problem(std::int64_t m, std::int64_t n, std::int64_t k
   return p;
 }
 
+// The kinds of command queue the tests' device offers: in-order (0), and out-of-order where
+// CL_DEVICE_QUEUE_PROPERTIES has it.
+inline std::vector<cl_command_queue_properties> queue_kinds() {
+  cl_command_queue_properties offered = 0;
+  clGetDeviceInfo(shared_context().opencl_device(), CL_DEVICE_QUEUE_PROPERTIES, sizeof offered,
+                  &offered, nullptr);
+  std::vector<cl_command_queue_properties> kinds = {0};
+  if (offered & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    kinds.push_back(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  return kinds;
+}
+
 }  // namespace clgemm::testing

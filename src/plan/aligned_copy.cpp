@@ -2,6 +2,7 @@
 // in the workspace (see aligned_copy.hpp).
 #include "plan/aligned_copy.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "clgemm/errors.hpp"
@@ -31,8 +32,12 @@ std::string unaligned_text(const char* name, const Operand& x) {
 
 }  // namespace
 
+double copy_minimum_volume(DeviceType type) {
+  return type == DeviceType::CPU ? kCopyMinimumVolumeCpu : kCopyMinimumVolumeGpu;
+}
+
 CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_aligned,
-                         bool b_aligned) {
+                         bool b_aligned, DeviceType device) {
   CopyChoice choice;
   if (vec <= 1 || (a_aligned && b_aligned)) return choice;
   // The row-major call's operands; a column-major problem's A is the call's B.
@@ -56,8 +61,9 @@ CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_ali
     why = "ALIGN_COPY = 0";
   } else if (mode == 2) {
     copy = true, why = "ALIGN_COPY = 2";
-  } else if (volume < kCopyMinimumVolume) {
-    why = "M*N*K below 2048^3, where the copies cost more than they save";
+  } else if (const double minimum = copy_minimum_volume(device); volume < minimum) {
+    why = "M*N*K below " + std::to_string(std::lround(std::cbrt(minimum))) + "^3 (on " +
+          device_type_name(device) + " devices), where the copies cost more than they save";
   } else if (intensity < kCopyMinimumIntensity) {
     why = std::string(numbers) + ", below 64";
   } else {
@@ -97,8 +103,9 @@ CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, con
   if (!may_copy_operands(spec) || call.batched()) return {};
   const long vec = options.at("VEC");
   const auto mode = options.find("ALIGN_COPY");
-  CopyChoice choice = choose_copies(call, vec, mode == options.end() ? 1 : mode->second,
-                                    operand_aligned(call.a, vec), operand_aligned(call.b, vec));
+  CopyChoice choice =
+      choose_copies(call, vec, mode == options.end() ? 1 : mode->second,
+                    operand_aligned(call.a, vec), operand_aligned(call.b, vec), limits.type);
   if (!choice.a && !choice.b) return choice;
   // The copies alone must fit the workspace.
   const auto copy_bytes = [&](StoredShape s) {

@@ -15,12 +15,17 @@
 
 namespace clgemm::detail {
 
-// Problems below this many multiply-adds (2048^3) lose more to the copies' launches and passes
-// than element-by-element loads cost them. Measured on 2026-12-06 (`auto`, per call, copies
-// against none): on an H100 767^3, 1023^3, 1535^3 and 2047^3 ran 25%, 6%, 15% and 2-12% faster
-// without, 3071^3 to 4097^3 1-4% faster without and 6143^3 1-2% slower; on PoCL (2 cores)
-// 767^3 20% faster without and 2047^3 3% slower (tools/device/h200_align_copy.sh).
-constexpr double kCopyMinimumVolume = 2048.0 * 2048.0 * 2048.0;
+// Problems below this many multiply-adds lose more to the copies' launches and passes than
+// element-by-element loads cost them (copy_minimum_volume). Measured with `auto`, per call,
+// copies (ALIGN_COPY=2) against none (tools/device/h200_align_copy.sh): on an H100, timed as a
+// caller makes the calls, 767^3, 1023^3, 1025^3, 1535^3, 2047^3 and 3071^3 ran 6-16% faster
+// without; earlier the same day (the tools' timing then added to each launch) 4095^3 and 4097^3
+// 3% faster without and 6143^3 1-2% slower. On PoCL (2 cores) 767^3 ran 20% faster without
+// and 2047^3 3% slower.
+constexpr double kCopyMinimumVolumeCpu = 2048.0 * 2048.0 * 2048.0;
+constexpr double kCopyMinimumVolumeGpu = 5120.0 * 5120.0 * 5120.0;
+double copy_minimum_volume(DeviceType type);
+
 // FLOP per byte copied above which a copy pays: the aligned product saves 28% of its time
 // (1 / 0.78 - 1), the copy moves its bytes at bandwidth B, and a GPU with peak P at about
 // 13 FLOP per byte of bandwidth (the H200: ~47 TFLOP/s in this kernel, 4.8 TB/s) needs
@@ -42,10 +47,11 @@ struct CopyChoice {
   std::string reason;         // empty when both operands are aligned
 };
 
-// mode is ALIGN_COPY: 0 never, 1 when the volume and intensity above say it pays, 2 every
-// unaligned operand. a_aligned / b_aligned: whether the kernel may already load aligned.
+// mode is ALIGN_COPY: 0 never, 1 when the volume and intensity above say it pays on a device
+// of this type, 2 every unaligned operand. a_aligned / b_aligned: whether the kernel may
+// already load aligned.
 CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_aligned,
-                         bool b_aligned);
+                         bool b_aligned, DeviceType device);
 
 // Each region of a call's workspace starts at a multiple of 64 floats (256 bytes).
 std::size_t workspace_region(std::size_t floats);

@@ -112,6 +112,12 @@ TEST_F(BufferPath, RepeatedCallsKeepTheirPlanButNotTheirScalars) {
   EXPECT_EQ(first.kernel_choice.rfind(shared_context().choose(p).reason, 0), 0u)
       << first.kernel_choice;
 
+  // Other settings, another plan; the first settings find theirs again.
+  RunSettings tile;
+  tile.kernel = "tile";
+  EXPECT_EQ(call(0.5f, 1.0f, tile).kernel, "tile");
+  EXPECT_EQ(call(1.0f, 0.0f).kernel_choice, first.kernel_choice);
+
   const GemmRecord scaled = call(0.0f, 2.0f);
   EXPECT_EQ(scaled.kernel, "scale_c");
   EXPECT_NE(scaled.kernel_choice.find("alpha = 0"), std::string::npos) << scaled.kernel_choice;

@@ -149,15 +149,10 @@ TEST(EdgeSplit, CallersParametersFollowTheStripsThatTakeThem) {
 TEST(EdgeSplit, PartsKeepTheirOrderOnEveryKindOfQueue) {
   const cl_context context = shared_context().opencl_context();
   const cl_device_id device = shared_context().opencl_device();
-  cl_command_queue_properties offered = 0;
-  clGetDeviceInfo(device, CL_DEVICE_QUEUE_PROPERTIES, sizeof offered, &offered, nullptr);
-  std::vector<cl_command_queue_properties> kinds = {0};
-  if (offered & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-    kinds.push_back(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   const GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
   auto a = random_matrix(p.a_elements(), 61), b = random_matrix(p.b_elements(), 62);
   const auto c_before = random_matrix(p.c_elements(), 63);
-  for (const auto properties : kinds)
+  for (const auto properties : queue_kinds())
     for (const bool with_event : {true, false}) {
       SCOPED_TRACE(std::string(properties ? "out-of-order" : "in-order") + " queue, " +
                    (with_event ? "with" : "without") + " an event");

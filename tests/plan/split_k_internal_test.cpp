@@ -66,25 +66,33 @@ KernelCall call_of(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t 
 }
 
 TEST(ChooseCopies, VolumeAndIntensity) {
-  const KernelCall big = call_of(4097, 4096, 4097, 4097);
+  const auto gpu = DeviceType::GPU, cpu = DeviceType::CPU;
+  const KernelCall big = call_of(6145, 6144, 6145, 6145);
   const bool a_ok = operand_aligned(big.a, 4), b_ok = operand_aligned(big.b, 4);
   EXPECT_FALSE(a_ok);
   EXPECT_TRUE(b_ok);
-  const auto copy = choose_copies(big, 4, 1, a_ok, b_ok);
+  const auto copy = choose_copies(big, 4, 1, a_ok, b_ok, gpu);
   EXPECT_TRUE(copy.a);
   EXPECT_FALSE(copy.b);
   EXPECT_NE(copy.reason.find("copied to aligned storage"), std::string::npos) << copy.reason;
   const KernelCall small = call_of(129, 131, 133, 136 + 1);
-  const auto skipped = choose_copies(small, 4, 1, false, false);
+  const auto skipped = choose_copies(small, 4, 1, false, false, cpu);
   EXPECT_FALSE(skipped.a || skipped.b);
-  EXPECT_NE(skipped.reason.find("below 2048^3"), std::string::npos) << skipped.reason;
-  // Just below the volume, however intense: not copied.
-  EXPECT_FALSE(choose_copies(call_of(2047, 2047, 2047, 2047), 4, 1, false, false).a);
-  EXPECT_TRUE(choose_copies(call_of(2049, 2049, 2049, 2049), 4, 1, false, false).a);
-  EXPECT_TRUE(choose_copies(small, 4, 2, false, true).a);
-  EXPECT_FALSE(choose_copies(big, 4, 0, false, true).a);
-  EXPECT_TRUE(choose_copies(big, 4, 1, true, true).reason.empty());
-  EXPECT_EQ(stored_a(big).lines, 4097);
+  EXPECT_NE(skipped.reason.find("below 2048^3 (on CPU devices)"), std::string::npos)
+      << skipped.reason;
+  // Just below the device's volume, however intense: not copied; just above: copied.
+  EXPECT_FALSE(choose_copies(call_of(2047, 2047, 2047, 2047), 4, 1, false, false, cpu).a);
+  EXPECT_TRUE(choose_copies(call_of(2049, 2049, 2049, 2049), 4, 1, false, false, cpu).a);
+  const auto gpu_4097 = choose_copies(call_of(4097, 4097, 4097, 4097), 4, 1, false, false, gpu);
+  EXPECT_FALSE(gpu_4097.a);
+  EXPECT_NE(gpu_4097.reason.find("below 5120^3 (on GPU devices)"), std::string::npos)
+      << gpu_4097.reason;
+  EXPECT_FALSE(choose_copies(call_of(5119, 5119, 5119, 5119), 4, 1, false, false, gpu).a);
+  EXPECT_TRUE(choose_copies(call_of(5121, 5121, 5121, 5121), 4, 1, false, false, gpu).a);
+  EXPECT_TRUE(choose_copies(small, 4, 2, false, true, gpu).a);
+  EXPECT_FALSE(choose_copies(big, 4, 0, false, true, gpu).a);
+  EXPECT_TRUE(choose_copies(big, 4, 1, true, true, gpu).reason.empty());
+  EXPECT_EQ(stored_a(big).lines, 6145);
   EXPECT_EQ(padded_ld(4097, 4), 4100);
 }
 

@@ -177,12 +177,7 @@ TEST(SplitK, WorkspaceLimit) {
 TEST(SplitK, BufferPathWaitListAndEvent) {
   const cl_context context = shared_context().opencl_context();
   const cl_device_id device = shared_context().opencl_device();
-  cl_command_queue_properties offered = 0;
-  clGetDeviceInfo(device, CL_DEVICE_QUEUE_PROPERTIES, sizeof offered, &offered, nullptr);
-  std::vector<cl_command_queue_properties> kinds = {0};
-  if (offered & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-    kinds.push_back(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-  for (const auto properties : kinds) {
+  for (const auto properties : queue_kinds()) {
     SCOPED_TRACE(properties ? "out-of-order queue" : "in-order queue");
     cl_int status = CL_SUCCESS;
     cl_command_queue queue = clCreateCommandQueue(context, device, properties, &status);
