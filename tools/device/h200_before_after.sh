@@ -5,9 +5,12 @@
 # (clgemm-run's median of 20 enqueue + finish calls, unverified), then cuBLAS FP32 on the same
 # shapes in the same call, so that a change's effect and both builds' ratios to cuBLAS are
 # measured side by side. A build folder with kernels/ and tuning/ of its own runs with those
-# (CLGEMM_KERNEL_DIR; the tuning files sit beside the kernels). Output: $OUT/before-after.txt (one line per shape: both medians in ms,
-# after / before, and each / cuBLAS per call) and $OUT/SUITE-cublas.json. The suite name
-# `extra` takes the shapes of EXTRA_SHAPES instead ("MxNxK MxNxK*BATCH ...").
+# (CLGEMM_KERNEL_DIR; the tuning files sit beside the kernels). Each build times with its own
+# library: builds before 84fbf57 timed on a profiling queue with an event, which added 8-15 us
+# to each call on the H100 (docs/PERFORMANCE.md), so compare such a build's small shapes with
+# care. Output: $OUT/before-after.txt (one line per shape: both medians in ms, after / before,
+# and each / cuBLAS per call) and $OUT/SUITE-cublas.json. The suite name `extra` takes the
+# shapes of EXTRA_SHAPES instead ("MxNxK MxNxK*BATCH ...").
 #   BEFORE=devrun/old tools/device/h200_before_after.sh llm standard
 #   BEFORE=devrun/old EXTRA_SHAPES="768x768x768 32x32x32*8192" tools/device/h200_before_after.sh extra
 set -uo pipefail
