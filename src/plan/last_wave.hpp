@@ -17,9 +17,9 @@
 
 namespace clgemm::detail {
 
-// Each slice of K split to fill waves (the strip's, or the whole call's where wave_plan.hpp
-// splits it) keeps at least this much of K: shallower slices cost more in partial products and
-// their reduction than the idle slots they fill.
+// Each slice of the last wave's strip keeps at least this much of K: shallower slices cost more
+// in partial products and their reduction than the idle slots they fill. (A whole call's split
+// keeps wave_plan.hpp's kMinSplitSliceDepth.)
 constexpr std::int64_t kMinWaveSliceDepth = 256;
 
 struct LastWaveSplit {

@@ -26,12 +26,11 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
       out.reason = "SPLIT_K = " + std::to_string(forced) + ": a batch's products are not split";
     return out;
   }
-  const auto block = spec.block(options);
-  const auto units = options.find("WAVE_UNITS");
-  const std::int64_t wave_units = units == options.end() ? 0 : units->second;
+  const WaveGeometry waves = wave_geometry(spec.description.name, options, call.m, call.n, call.k);
+  const auto& block = waves.block;
   long requested = forced;
-  if (wave_units > 0 && forced <= 1) {
-    WaveChoice choice = choose_waves({call.m, call.n, call.k, block, wave_units}, forced);
+  if (waves.units > 0 && forced <= 1) {
+    WaveChoice choice = choose_waves(waves, forced);
     if (forced <= 0) requested = choice.slices;
     out.last_wave = std::move(choice.last_wave);
   } else if (forced <= 0) {
@@ -80,15 +79,14 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
   out.slices = slices;
   const std::int64_t groups =
       ((call.m + block[0] - 1) / block[0]) * ((call.n + block[1] - 1) / block[1]);
-  out.reason =
-      (forced > 0 ? forced_text() + ": split-K" : std::string("split-K")) + " into " +
-      std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
-      " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +
-      " on C: " + std::to_string(groups) + ", for " +
-      (forced <= 0 && wave_units > 0
-           ? "WAVE_UNITS = " + std::to_string(units->second) + " at once, by the wave model"
-           : std::to_string(limits.compute_units) + " compute units") +
-      "), summed in a fixed order by splitk_reduce";
+  out.reason = (forced > 0 ? forced_text() + ": split-K" : std::string("split-K")) + " into " +
+               std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
+               " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +
+               " on C: " + std::to_string(groups) + ", for " +
+               (forced <= 0 && waves.units > 0
+                    ? "WAVE_UNITS = " + std::to_string(waves.units) + " at once, by the wave model"
+                    : std::to_string(limits.compute_units) + " compute units") +
+               "), summed in a fixed order by splitk_reduce";
   return out;
 }
 

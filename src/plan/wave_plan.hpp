@@ -27,7 +27,8 @@ constexpr double kGroupFixedDepth = 32.0;
 constexpr double kFlopsPerByte = 16.0;
 // Each slice of a whole call's split keeps at least this much of K (a slice of the last wave's
 // strip keeps kMinWaveSliceDepth): on the H100 the 64 x 128 tiles ran 768^3 fastest in 4 slices
-// of 192 and 512^3 in 4 of 128 (docs/PERFORMANCE.md, "The launch floor ...").
+// of 192 and 512^3 in 4 of 128 (docs/PERFORMANCE.md, "H100: calls timed as a caller makes
+// them ...").
 constexpr std::int64_t kMinSplitSliceDepth = 128;
 // A split is taken only when the model has it at least this much faster than the call without
 // it: what the model leaves out (the reduction's launch, the partial products' allocation) and
