@@ -32,7 +32,14 @@ double median(std::vector<double> values) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int calls = argc > 1 ? std::atoi(argv[1]) : 2000;
+  char* end = nullptr;
+  const long calls = argc > 1 ? std::strtol(argv[1], &end, 10) : 2000;
+  if (argc > 2 || (argc > 1 && (*end != '\0' || calls < 1 || calls > 1000000))) {
+    std::fprintf(stderr,
+                 "launch_floor: the count of calls must be a whole number 1..1000000\n"
+                 "usage: launch_floor [CALLS]\n");
+    return 2;
+  }
   cl_uint platform_count = 0;
   check(clGetPlatformIDs(0, nullptr, &platform_count), "clGetPlatformIDs");
   std::vector<cl_platform_id> platforms(platform_count);
@@ -95,7 +102,7 @@ int main(int argc, char** argv) {
     std::printf("%s: an empty kernel on a %s, enqueue + finish: median %.1f us, min %.1f us", name,
                 way.name, median(wall), *std::min_element(wall.begin(), wall.end()));
     if (way.profiling) std::printf("; its event's execution %.1f us", median(device_time));
-    std::printf(" (%d calls)\n", calls);
+    std::printf(" (%ld calls)\n", calls);
     clReleaseCommandQueue(queue);
   }
   clReleaseMemObject(buffer);
