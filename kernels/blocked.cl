@@ -27,6 +27,10 @@
 // LOCAL_PAD floats after each k row of the local pages (a multiple of 4, keeping the float4
 // reads aligned) move the rows of a page to other banks, so the transposing stores of an
 // operand loaded along k (A, or B transposed) stop colliding.
+// ASYNC_COPY = 1 (NVIDIA, compute capability 8.0 or newer: the host builds it nowhere else)
+// copies the slices with cp.async (async_tile_loading.clh) into STAGES pages instead: the
+// copies of the next STAGES - 1 slices run while this one is multiplied, and nothing passes
+// through registers, which the accumulators keep. One barrier per slice, as with registers.
 //
 // It also computes the reduced precisions on any device (PRECISION, see tf32.clh): the
 // operands read from local memory are rounded to TF32 exactly as the tensor-core kernel
@@ -76,6 +80,12 @@
 #ifndef LOCAL_PAD
 #define LOCAL_PAD 0 // floats after each k row of a local page, a multiple of 4
 #endif
+#ifndef ASYNC_COPY
+#define ASYNC_COPY 0 // 1: cp.async from global into local memory (NVIDIA only)
+#endif
+#ifndef STAGES
+#define STAGES 2 // local pages of each operand: 2, or with ASYNC_COPY up to 4
+#endif
 
 // Full unrolling keeps the accumulators in registers on GPUs; on CPUs (PoCL) the compiler
 // does as well without it, and compiles an order of magnitude faster.
@@ -103,7 +113,11 @@
 #define COL_STRIDE (WG_N * 4)
 #endif
 
+#if ASYNC_COPY
+#include "async_tile_loading.clh"
+#else
 #include "tile_loading.clh"
+#endif
 
 // Reads 4 adjacent floats from a local page as one 16-byte access.
 #define LOCAL_FLOAT4(page, k, x) (*(__local const float4 *)&(page)[k][x])
@@ -162,6 +176,33 @@ UNROLL_LOOP
 #endif
 }
 
+// Adds the products of one slice, a pair of pages, to the accumulators: each step's fragments
+// read from local memory, with FRAG_PREFETCH those of step k + 1 read before step k's
+// products. (The register-staged prefetch also reads the next slice's first fragments early;
+// the kernel does that itself.)
+inline __attribute__((always_inline)) void multiply_pages(
+    float acc[ITEM_M][ITEM_N], __local const float (*a_page)[A_PAGE_ROW],
+    __local const float (*b_page)[B_PAGE_ROW], const int row_base, const int col_base) {
+#if FRAG_PREFETCH
+  float a_reg[2][ITEM_M], b_reg[2][ITEM_N];
+  read_fragments(a_page, b_page, 0, row_base, col_base, a_reg[0], b_reg[0]);
+UNROLL_LOOP
+  for (int k = 0; k < TILE_K; ++k) {
+    if (k + 1 < TILE_K)
+      read_fragments(a_page, b_page, k + 1, row_base, col_base, a_reg[(k + 1) % 2],
+                     b_reg[(k + 1) % 2]);
+    accumulate(acc, a_reg[k % 2], b_reg[k % 2]);
+  }
+#else
+UNROLL_LOOP
+  for (int k = 0; k < TILE_K; ++k) {
+    float a_reg[ITEM_M], b_reg[ITEM_N];
+    read_fragments(a_page, b_page, k, row_base, col_base, a_reg, b_reg);
+    accumulate(acc, a_reg, b_reg);
+  }
+#endif
+}
+
 __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
     GEMM_PARAMETERS, const int k_slice, const ulong c_slice_stride) {
 #if SLICED_K
@@ -195,9 +236,8 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
   const int col_base = tx * 4;
 #endif
 
-  __local float a_pages[2][TILE_K][A_PAGE_ROW] __attribute__((aligned(16)));
-  __local float b_pages[2][TILE_K][B_PAGE_ROW] __attribute__((aligned(16)));
-  floatV a_next[A_LOADS], b_next[B_LOADS];
+  __local float a_pages[STAGES][TILE_K][A_PAGE_ROW] __attribute__((aligned(16)));
+  __local float b_pages[STAGES][TILE_K][B_PAGE_ROW] __attribute__((aligned(16)));
 
   float acc[ITEM_M][ITEM_N];
 UNROLL_LOOP
@@ -206,6 +246,34 @@ UNROLL_LOOP
     for (int j = 0; j < ITEM_N; ++j) acc[i][j] = 0.0f;
 
   const int steps = (k_count + TILE_K - 1) / TILE_K;
+#if ASYNC_COPY
+  // Slice s goes to page s % STAGES; the first STAGES - 1 start before the loop. Every stage
+  // commits one group of copies, empty past the last slice, so that "all but the newest
+  // STAGES - 2 groups" always means "up to this slice".
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < steps) {
+      copy_a_slice_async(&a_pages[s][0][0], A, lda, M, k_count, row0, s * TILE_K, tid);
+      copy_b_slice_async(&b_pages[s][0][0], B, ldb, N, k_count, col0, s * TILE_K, tid);
+    }
+    commit_copies();
+  }
+  for (int step = 0; step < steps; ++step) {
+    wait_for_copies_except_newest(STAGES - 2);
+    // Every work-item's copies of this slice have landed, and every work-item is done with
+    // the page the next copies overwrite (it held slice step - 1).
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int ahead = step + STAGES - 1;
+    if (ahead < steps) {
+      copy_a_slice_async(&a_pages[ahead % STAGES][0][0], A, lda, M, k_count, row0,
+                         ahead * TILE_K, tid);
+      copy_b_slice_async(&b_pages[ahead % STAGES][0][0], B, ldb, N, k_count, col0,
+                         ahead * TILE_K, tid);
+    }
+    commit_copies();
+    multiply_pages(acc, a_pages[step % STAGES], b_pages[step % STAGES], row_base, col_base);
+  }
+#else
+  floatV a_next[A_LOADS], b_next[B_LOADS];
   fetch_a_slice(A, lda, M, k_count, row0, 0, tid, a_next);
   fetch_b_slice(B, ldb, N, k_count, col0, 0, tid, b_next);
   store_a_slice(&a_pages[0][0][0], tid, a_next);
@@ -245,13 +313,7 @@ UNROLL_LOOP
     }
     accumulate(acc, a_reg[1], b_reg[1]);
 #else
-UNROLL_LOOP
-    for (int k = 0; k < TILE_K; ++k) {
-      float a_reg[ITEM_M], b_reg[ITEM_N];
-      read_fragments(a_pages[page], b_pages[page], k, row_base, col_base, a_reg, b_reg);
-      accumulate(acc, a_reg, b_reg);
-    }
-
+    multiply_pages(acc, a_pages[page], b_pages[page], row_base, col_base);
     // The other page was last read before the previous barrier, so it is free to overwrite.
     if (more) {
       store_a_slice(&a_pages[page ^ 1][0][0], tid, a_next);
@@ -260,6 +322,7 @@ UNROLL_LOOP
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
   }
+#endif
 
 UNROLL_LOOP
   for (int i = 0; i < ITEM_M; ++i) {

@@ -1,7 +1,8 @@
 // The production kernel, blocked, as data: vectorized's tiles and constraints, float4 reads of
 // local memory, the warp tiles, fragment prefetch and page padding of its inner loop,
-// per-device derived tiles, the precisions it computes, and the per-call host parameters of
-// its multi-launch calls (split-K, aligned copies).
+// asynchronous copies into local memory on NVIDIA, per-device derived tiles, the precisions it
+// computes, and the per-call host parameters of its multi-launch calls (split-K, aligned
+// copies).
 #include "catalog/kernel_spec.hpp"
 
 namespace clgemm::detail {
@@ -34,9 +35,18 @@ KernelSpec blocked_spec() {
                         0,
                         64,
                         {0, 4}});
-  // Two pages of each operand, TILE_K rows of TILE_M (A) or TILE_N (B) plus the padding.
+  parameters.push_back({"ASYNC_COPY",
+                        "1: copy the slices from global to local memory with cp.async (NVIDIA, "
+                        "compute capability 8.0 or newer), STAGES pages deep, without passing "
+                        "through registers; 0: load into registers, store the next page",
+                        0, 1});
+  parameters.push_back({"STAGES",
+                        "local pages of each operand: 2 with register staging; with ASYNC_COPY "
+                        "= 1 the copies of STAGES - 1 slices run ahead of the products",
+                        2, 4});
+  // STAGES pages of each operand, TILE_K rows of TILE_M (A) or TILE_N (B) plus the padding.
   s.local_memory_bytes = [](const KernelOptions& o) {
-    return std::size_t(2 * opt(o, "TILE_K") *
+    return std::size_t(opt(o, "STAGES") * opt(o, "TILE_K") *
                        (opt(o, "TILE_M") + opt(o, "TILE_N") + 2 * opt(o, "LOCAL_PAD")) * 4);
   };
   s.derive = [vectorized_derive = s.derive](const DeviceLimits& d) {
@@ -60,6 +70,8 @@ KernelSpec blocked_spec() {
     o["LANES_N"] = 0;
     o["FRAG_PREFETCH"] = 0;
     o["LOCAL_PAD"] = 0;
+    o["ASYNC_COPY"] = 0;
+    o["STAGES"] = 2;
     return o;
   };
   s.slices_k = true;
@@ -117,6 +129,18 @@ KernelSpec blocked_spec() {
   s.constraints.push_back(
       {"LOCAL_PAD % 4 == 0 (the float4 reads of local memory stay 16-byte aligned)",
        [](const KernelOptions& o) { return opt(o, "LOCAL_PAD") % 4 == 0; }});
+  s.constraints.push_back(
+      {"STAGES == 2 when ASYNC_COPY = 0 (register staging fills one page while the other is read)",
+       [](const KernelOptions& o) { return opt(o, "ASYNC_COPY") == 1 || opt(o, "STAGES") == 2; }});
+  s.constraints.push_back(
+      {"VEC % 4 == 0 when ASYNC_COPY = 1 (an aligned operand is copied 16 bytes at a time, so "
+       "its rows must start on 4-float boundaries)",
+       [](const KernelOptions& o) { return opt(o, "ASYNC_COPY") == 0 || opt(o, "VEC") % 4 == 0; }});
+  s.device_constraints.push_back(
+      {"ASYNC_COPY = 1 needs cp.async: an NVIDIA device of compute capability 8.0 or newer",
+       [](const KernelOptions& o, const DeviceLimits& d) {
+         return opt(o, "ASYNC_COPY") == 0 || d.compute_capability >= 80;
+       }});
   return s;
 }
 

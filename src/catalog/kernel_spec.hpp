@@ -21,6 +21,13 @@ struct Constraint {
   std::function<bool(const KernelOptions&)> holds;
 };
 
+// A rule the parameters must obey on a device: the instructions some of them ask for exist
+// only on some devices (blocked's ASYNC_COPY: cp.async, NVIDIA compute capability 8.0).
+struct DeviceConstraint {
+  std::string text;  // e.g. "ASYNC_COPY = 1 needs cp.async (NVIDIA, compute capability 8.0+)"
+  std::function<bool(const KernelOptions&, const DeviceLimits&)> holds;
+};
+
 struct LaunchGeometry {
   std::array<std::size_t, 2> global;
   std::array<std::size_t, 2> local;
@@ -44,6 +51,7 @@ struct KernelSpec {
   bool packs_operands = false;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   std::vector<Constraint> constraints;
+  std::vector<DeviceConstraint> device_constraints;
   std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)
   std::function<std::size_t(const KernelOptions&)> local_memory_bytes;
   std::function<LaunchGeometry(const KernelOptions&, std::int64_t m, std::int64_t n)> geometry;

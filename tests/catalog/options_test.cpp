@@ -192,6 +192,39 @@ TEST(Options, BlockedInnerLoopOptions) {
     EXPECT_NO_THROW(resolve_options("blocked", gpu, {{"LANES_N", lanes}})) << lanes;
 }
 
+// blocked's asynchronous copies: off where derived, accepted only on NVIDIA devices of compute
+// capability 8.0 or newer (the ones with cp.async), with whole 16-byte copies, and STAGES pages
+// of each operand counted in local memory.
+TEST(Options, BlockedAsyncCopyOptions) {
+  const auto nvidia = fake_tensor_core_device();
+  const auto derived = derive_options("blocked", nvidia);
+  EXPECT_EQ(derived.at("ASYNC_COPY"), 0);
+  EXPECT_EQ(derived.at("STAGES"), 2);
+  const KernelOptions async{{"ASYNC_COPY", 1}, {"STAGES", 3}, {"LOCAL_PAD", 4}};
+  const auto resolved = resolve_options("blocked", nvidia, async);
+  EXPECT_EQ(kernel_local_memory_bytes("blocked", resolved), 3u * 8 * (128 + 256 + 2 * 4) * 4);
+  // No operand passes through registers: only the accumulators count.
+  EXPECT_EQ(kernel_registers_per_work_item("blocked", resolved), 16 * 8);
+  EXPECT_GT(kernel_registers_per_work_item("blocked", derived), 16 * 8);
+
+  auto ampere = nvidia;
+  ampere.compute_capability = 80;
+  EXPECT_NO_THROW(resolve_options("blocked", ampere, async));
+  auto turing = nvidia;
+  turing.compute_capability = 75;
+  expect_invalid("blocked", async, "ASYNC_COPY = 1 needs cp.async", turing);
+  expect_invalid("blocked", async, "not on device 'fake'",
+                 fake_device(DeviceType::GPU, 1024, 49152));
+  expect_invalid("blocked", {{"STAGES", 3}}, "STAGES == 2 when ASYNC_COPY = 0", nvidia);
+  expect_invalid("blocked", {{"ASYNC_COPY", 1}, {"VEC", 2}}, "VEC % 4 == 0 when ASYNC_COPY = 1",
+                 nvidia);
+  expect_invalid("blocked", {{"ASYNC_COPY", 1}, {"STAGES", 5}}, "STAGES = 5 is outside", nvidia);
+  // Four stages of the derived tiles, 4 * 8 * 384 floats = 48 KiB, do not fit 48 KiB with the
+  // padding.
+  expect_invalid("blocked", {{"ASYNC_COPY", 1}, {"STAGES", 4}, {"LOCAL_PAD", 4}},
+                 "CL_DEVICE_LOCAL_MEM_SIZE", nvidia);
+}
+
 TEST(Options, BuildOptionStringListsEveryParameter) {
   EXPECT_EQ(format_build_options({{"TILE", 16}, {"ITEM", 4}}), "-D ITEM=4 -D TILE=16");
 }

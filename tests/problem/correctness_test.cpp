@@ -144,6 +144,17 @@ INSTANTIATE_TEST_SUITE_P(
 // CPUs) where a work-item's rows and columns fall in several groups of 4.
 class BlockedInnerLoop : public ::testing::TestWithParam<Override> {
  protected:
+  // The asynchronous copies exist only on NVIDIA devices of compute capability 8.0 or newer;
+  // elsewhere their options are refused (Options.BlockedAsyncCopyOptions).
+  void SetUp() override {
+    const auto& options = GetParam().options;
+    const auto& device = shared_context().device();
+    if (options.count("ASYNC_COPY") && options.at("ASYNC_COPY") == 1 &&
+        device.compute_capability < 80)
+      GTEST_SKIP() << "cp.async needs an NVIDIA device of compute capability 8.0; '" << device.name
+                   << "' is not one";
+  }
+
   // Runs the problem in `precision` with the set's options plus `extra` and checks it.
   void expect_passes(const GemmProblem& p, const std::string& what, const KernelOptions& extra = {},
                      Precision precision = Precision::FP32) {
@@ -254,7 +265,34 @@ INSTANTIATE_TEST_SUITE_P(
             "warp_16_prefetch_pad_8_vec2"},
         // The work-group layout with the fragments prefetched and the pages padded.
         Override{"blocked", small_tiles(64, 8, 8, 4, {{"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}}),
-                 "prefetch_pad_4"}),
+                 "prefetch_pad_4"},
+        // Asynchronous copies: warp tiles over three stages; two stages 16 deep without
+        // prefetch or padding; four stages of float8-aligned rows.
+        Override{"blocked",
+                 small_tiles(64, 8, 8, 4,
+                             {{"LANES_N", 8},
+                              {"FRAG_PREFETCH", 1},
+                              {"LOCAL_PAD", 4},
+                              {"ASYNC_COPY", 1},
+                              {"STAGES", 3}}),
+                 "async_warp_8_prefetch_pad_4_stages_3"},
+        Override{"blocked", small_tiles(32, 16, 4, 4, {{"ASYNC_COPY", 1}, {"STAGES", 2}}),
+                 "async_stages_2"},
+        Override{"blocked",
+                 small_tiles(64, 8, 8, 8, {{"ASYNC_COPY", 1}, {"STAGES", 4}, {"LOCAL_PAD", 4}}),
+                 "async_stages_4_vec8"},
+        // The large GPU tiles, unrolled, as a tuned entry would run them.
+        Override{"blocked",
+                 {{"TILE_M", 128},
+                  {"TILE_N", 256},
+                  {"TILE_K", 8},
+                  {"ITEM_M", 16},
+                  {"ITEM_N", 8},
+                  {"VEC", 4},
+                  {"LOCAL_PAD", 4},
+                  {"ASYNC_COPY", 1},
+                  {"STAGES", 3}},
+                 "async_gpu_large_stages_3"}),
     [](const auto& info) { return info.param.label; });
 
 }  // namespace

@@ -6,8 +6,10 @@
 # split into 1, 2, 4 and 8 slices, each as clgemm-run's median of 50 enqueue + finish calls (the
 # wall) and of the kernels alone (profiling events), then cuBLAS FP32 on the same shapes in the
 # same call. A shape is N (a square), MxNxK or MxNxK*BATCH. Output: $OUT/mid-squares.txt.
-# ENTRIES names the entries to force (default: all of them).
+# ENTRIES names the entries to force (default: all of them); VARIANTS the option sets each entry
+# runs with, separated by ";" (default: the four splits).
 #   ENTRIES="small medium" tools/device/h200_mid_squares.sh ["256 384 512 8192x64x8192 ..."]
+#   ENTRIES=large VARIANTS="-D SPLIT_K=0;-D ASYNC_COPY=1 -D STAGES=3" tools/device/h200_mid_squares.sh 4096
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
 export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
@@ -33,7 +35,7 @@ run() {  # label shape [clgemm-run options]
   local out
   out=$(timeout 60 build-device/clgemm-run --m "$m" --n "$n" --k "$k" --batch "$batch" \
         --reps 50 --warmup 5 --no-verify "$@" 2>&1)
-  printf '%-12s %14s wall %8s device %8s | %s\n' "$label" "$shape" \
+  printf '%-34s %14s wall %8s device %8s | %s\n' "$label" "$shape" \
     "$(grep -oE 'median [0-9.]+ ms' <<<"$out" | head -1 | grep -oE '[0-9.]+')" \
     "$(grep -E '^device: +median' <<<"$out" | grep -oE '[0-9.]+' | head -1)" \
     "$(grep -E '^choice:' <<<"$out" | cut -c9-200)$(grep -iE 'error' <<<"$out" | head -1)"
@@ -44,7 +46,12 @@ run base-1x1x1 1 --kernel base
 for shape in $SHAPES; do
   run auto "$shape" --kernel auto
   for entry in ${ENTRIES:-tiny small thin medium mlarge batched smallk large}; do
-    for s in 1 2 4 8; do run "$entry/S=$s" "$shape" --kernel blocked ${ENTRY[$entry]} -D SPLIT_K=$s; done
+    IFS=';' read -ra variants <<<"${VARIANTS:--D SPLIT_K=1;-D SPLIT_K=2;-D SPLIT_K=4;-D SPLIT_K=8}"
+    for v in "${variants[@]}"; do
+      # shellcheck disable=SC2086 # the entry and the variant are lists of options
+      label=${v//-D /}
+      run "$entry/${label// /,}" "$shape" --kernel blocked ${ENTRY[$entry]} $v
+    done
   done
 done
 echo "== cuBLAS FP32"
