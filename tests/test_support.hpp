@@ -108,6 +108,15 @@ inline RunSettings kernel_settings(const std::string& kernel, const KernelOption
   return settings;
 }
 
+// blocked's tiles as derived on large GPUs (128 x 256 x 8, 16 x 8 outputs per work-item, float4
+// loads), with the options of `extra` added or replaced.
+inline KernelOptions blocked_gpu_tiles(const KernelOptions& extra = {}) {
+  KernelOptions options{{"TILE_M", 128}, {"TILE_N", 256}, {"TILE_K", 8},
+                        {"ITEM_M", 16},  {"ITEM_N", 8},   {"VEC", 4}};
+  for (const auto& [name, value] : extra) options[name] = value;
+  return options;
+}
+
 // `blocked` with `overrides` on `problem`, checked (split-K, the last wave's split).
 inline RunOutcome run_blocked(const GemmProblem& problem, const KernelOptions& overrides,
                               const float* c_fill = nullptr) {

@@ -178,14 +178,7 @@ TEST(Options, BlockedInnerLoopOptions) {
   expect_invalid("blocked", {{"LOCAL_PAD", 2}}, "LOCAL_PAD % 4 == 0", gpu);
   expect_invalid("blocked", {{"LOCAL_PAD", 68}}, "LOCAL_PAD = 68 is outside", gpu);
   // Padding counts against the device's local memory: 2 * 8 * (384 + 128) floats = 32 KiB.
-  expect_invalid("blocked",
-                 {{"TILE_M", 128},
-                  {"TILE_N", 256},
-                  {"TILE_K", 8},
-                  {"ITEM_M", 16},
-                  {"ITEM_N", 8},
-                  {"VEC", 4},
-                  {"LOCAL_PAD", 64}},
+  expect_invalid("blocked", testing::blocked_gpu_tiles({{"LOCAL_PAD", 64}}),
                  "CL_DEVICE_LOCAL_MEM_SIZE", fake_device(DeviceType::GPU, 1024, 32767));
   // Every lane count that divides 32 and the work-group's shape is accepted.
   for (long lanes : {4L, 8L, 16L, 32L})
@@ -316,9 +309,9 @@ TEST(KernelModel, RegistersAndCandidates) {
   EXPECT_EQ(kernel_registers_per_work_item("coarsened", coarsened), 16 + 64 * 65 / 256);
   EXPECT_EQ(kernel_registers_per_work_item("private", {{"WG", 64}, {"PRIVATE_K", 128}}), 1 + 128);
   // blocked's fragment prefetch adds a second set of ITEM_M + ITEM_N fragments.
-  KernelOptions blocked{{"TILE_M", 64},   {"TILE_N", 128},     {"TILE_K", 8}, {"ITEM_M", 8},
-                        {"ITEM_N", 8},    {"VEC", 4},          {"UNROLL", 1}, {"LANES_N", 8},
-                        {"LOCAL_PAD", 4}, {"FRAG_PREFETCH", 0}};
+  KernelOptions blocked{{"TILE_M", 64},   {"TILE_N", 128},      {"TILE_K", 8},     {"ITEM_M", 8},
+                        {"ITEM_N", 8},    {"VEC", 4},           {"UNROLL", 1},     {"LANES_N", 8},
+                        {"LOCAL_PAD", 4}, {"FRAG_PREFETCH", 0}, {"ASYNC_COPY", 0}, {"STAGES", 2}};
   const long one_set = kernel_registers_per_work_item("blocked", blocked);
   blocked["FRAG_PREFETCH"] = 1;
   EXPECT_EQ(kernel_registers_per_work_item("blocked", blocked), one_set + 8 + 8);

@@ -246,9 +246,11 @@ TEST(WaveModel, ThePlannerTakesItsSplitAndSaysSo) {
   DeviceLimits h200;
   h200.compute_units = 132;
   h200.max_allocation_bytes = std::size_t(35) << 30;
-  KernelOptions large{{"TILE_M", 128},      {"TILE_N", 256},  {"TILE_K", 8},      {"ITEM_M", 16},
-                      {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 0},
-                      {"FRAG_PREFETCH", 0}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}};
+  KernelOptions large{{"TILE_M", 128},  {"TILE_N", 256},     {"TILE_K", 8},
+                      {"ITEM_M", 16},   {"ITEM_N", 8},       {"VEC", 4},
+                      {"UNROLL", 1},    {"LANES_N", 0},      {"FRAG_PREFETCH", 0},
+                      {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}, {"ASYNC_COPY", 0},
+                      {"STAGES", 2}};
   const KernelSpec& spec = find_spec("blocked");
   const KernelCall call = call_of(128, 6144, 4096, 4096);
   const SplitPlan chosen = plan_split(spec, large, call, 0, h200);
@@ -273,9 +275,11 @@ std::optional<LastWaveSplit> last_wave_of(const KernelOptions& options, std::int
 // On the H200's numbers: 3000^3 on the large entry's 128 x 256 tiles, one work-group per SM,
 // and on the medium-large entry's 64 x 128 tiles, four per SM.
 TEST(LastWave, H200Shapes) {
-  KernelOptions large{{"TILE_M", 128},      {"TILE_N", 256},  {"TILE_K", 8},      {"ITEM_M", 16},
-                      {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 0},
-                      {"FRAG_PREFETCH", 0}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}};
+  KernelOptions large{{"TILE_M", 128},  {"TILE_N", 256},     {"TILE_K", 8},
+                      {"ITEM_M", 16},   {"ITEM_N", 8},       {"VEC", 4},
+                      {"UNROLL", 1},    {"LANES_N", 0},      {"FRAG_PREFETCH", 0},
+                      {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}, {"ASYNC_COPY", 0},
+                      {"STAGES", 2}};
   // 24 x 12 = 288 work-groups: 2 waves and 24 more, 2 rows of tiles; 132 / 24 = 5 slices.
   auto split = last_wave_of(large, 3000, 3000, 3000);
   ASSERT_TRUE(split);
@@ -302,9 +306,11 @@ TEST(LastWave, H200Shapes) {
   EXPECT_NEAR(device_fill("blocked", large, 3000, 3000, 3000, 1, h200), inside * 288 / (3 * 132),
               1e-9);
   large["WAVE_UNITS"] = 132;
-  KernelOptions medium{{"TILE_M", 64},       {"TILE_N", 128},  {"TILE_K", 8},      {"ITEM_M", 8},
-                       {"ITEM_N", 8},        {"VEC", 4},       {"UNROLL", 1},      {"LANES_N", 8},
-                       {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}, {"WAVE_UNITS", 528}};
+  KernelOptions medium{{"TILE_M", 64},   {"TILE_N", 128},     {"TILE_K", 8},
+                       {"ITEM_M", 8},    {"ITEM_N", 8},       {"VEC", 4},
+                       {"UNROLL", 1},    {"LANES_N", 8},      {"FRAG_PREFETCH", 1},
+                       {"LOCAL_PAD", 4}, {"WAVE_UNITS", 528}, {"ASYNC_COPY", 0},
+                       {"STAGES", 2}};
   // 47 x 24 = 1128 groups: 2 waves and 72 more, 3 rows of tiles; 528 / 72 = 7 slices.
   split = last_wave_of(medium, 3000, 3000, 3000);
   ASSERT_TRUE(split);

@@ -108,14 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
                   {"VEC", 1}},
                  "vectorized_vec1"},
         // blocked's GPU default (derived on large GPUs), exercised here on any device.
-        Override{"blocked",
-                 {{"TILE_M", 128},
-                  {"TILE_N", 256},
-                  {"TILE_K", 8},
-                  {"ITEM_M", 16},
-                  {"ITEM_N", 8},
-                  {"VEC", 4}},
-                 "blocked_gpu_default"},
+        Override{"blocked", blocked_gpu_tiles(), "blocked_gpu_default"},
         Override{"blocked",
                  {{"TILE_M", 32},
                   {"TILE_N", 32},
@@ -127,16 +120,8 @@ INSTANTIATE_TEST_SUITE_P(
         // The GPU default as 64 x 64 warp tiles with every inner-loop option on (not unrolled:
         // the same code, compiled quickly on CPUs).
         Override{"blocked",
-                 {{"TILE_M", 128},
-                  {"TILE_N", 256},
-                  {"TILE_K", 8},
-                  {"ITEM_M", 16},
-                  {"ITEM_N", 8},
-                  {"VEC", 4},
-                  {"LANES_N", 8},
-                  {"FRAG_PREFETCH", 1},
-                  {"LOCAL_PAD", 4},
-                  {"UNROLL", 0}},
+                 blocked_gpu_tiles(
+                     {{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}, {"UNROLL", 0}}),
                  "blocked_gpu_warp_tiles"}),
     [](const auto& info) { return info.param.label; });
 
@@ -282,16 +267,7 @@ INSTANTIATE_TEST_SUITE_P(
                  small_tiles(64, 8, 8, 8, {{"ASYNC_COPY", 1}, {"STAGES", 4}, {"LOCAL_PAD", 4}}),
                  "async_stages_4_vec8"},
         // The large GPU tiles, unrolled, as a tuned entry would run them.
-        Override{"blocked",
-                 {{"TILE_M", 128},
-                  {"TILE_N", 256},
-                  {"TILE_K", 8},
-                  {"ITEM_M", 16},
-                  {"ITEM_N", 8},
-                  {"VEC", 4},
-                  {"LOCAL_PAD", 4},
-                  {"ASYNC_COPY", 1},
-                  {"STAGES", 3}},
+        Override{"blocked", blocked_gpu_tiles({{"LOCAL_PAD", 4}, {"ASYNC_COPY", 1}, {"STAGES", 3}}),
                  "async_gpu_large_stages_3"}),
     [](const auto& info) { return info.param.label; });
 
