@@ -48,9 +48,11 @@ for shape in $SHAPES; do
   for entry in ${ENTRIES:-tiny small thin medium mlarge batched smallk large}; do
     IFS=';' read -ra variants <<<"${VARIANTS:--D SPLIT_K=1;-D SPLIT_K=2;-D SPLIT_K=4;-D SPLIT_K=8}"
     for v in "${variants[@]}"; do
+      label=${v//-D /} options=${ENTRY[$entry]}
+      # A variant's value replaces the entry's (clgemm-run refuses a name given twice).
+      for d in $label; do options=$(sed -E "s/-D ${d%%=*}=[^ ]+//" <<<"$options"); done
       # shellcheck disable=SC2086 # the entry and the variant are lists of options
-      label=${v//-D /}
-      run "$entry/${label// /,}" "$shape" --kernel blocked ${ENTRY[$entry]} $v
+      run "$entry/${label// /,}" "$shape" --kernel blocked $options $v
     done
   done
 done
