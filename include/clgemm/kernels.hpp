@@ -75,6 +75,14 @@ CLGEMM_API KernelOptions resolve_options(const std::string& kernel, const Device
 CLGEMM_API void validate_options(const std::string& kernel, const KernelOptions& options,
                                  const DeviceLimits& limits);
 
+// Whether the device has what one value of a parameter asks for, whatever the other parameters
+// are: false for a value that needs instructions the device lacks (blocked's ASYNC_COPY = 1 and
+// STAGES above 2 need cp.async, NVIDIA compute capability 8.0). The tuner leaves such values
+// out of its space. Throws Error(UnknownKernel) or Error(InvalidOption) for an unknown kernel
+// or parameter.
+CLGEMM_API bool parameter_value_runs_on(const std::string& kernel, const std::string& parameter,
+                                        long value, const DeviceLimits& limits);
+
 // The kernel's model, for a complete set of its parameters (e.g. from resolve_options): the
 // work-group (x, y) it launches with, the bytes of local memory it declares, and the block one
 // work-group covers (rows and columns of C, and the depth of one K step). Each throws

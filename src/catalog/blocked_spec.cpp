@@ -141,6 +141,12 @@ KernelSpec blocked_spec() {
        [](const KernelOptions& o, const DeviceLimits& d) {
          return opt(o, "ASYNC_COPY") == 0 || d.compute_capability >= 80;
        }});
+  s.device_constraints.push_back(
+      {"STAGES above 2 need ASYNC_COPY = 1, so cp.async: an NVIDIA device of compute "
+       "capability 8.0 or newer",
+       [](const KernelOptions& o, const DeviceLimits& d) {
+         return opt(o, "STAGES") == 2 || d.compute_capability >= 80;
+       }});
   return s;
 }
 

@@ -162,6 +162,23 @@ void validate_options(const std::string& kernel, const KernelOptions& options,
   detail::rethrow_as_clgemm_error();
 }
 
+bool parameter_value_runs_on(const std::string& kernel, const std::string& parameter, long value,
+                             const DeviceLimits& limits) try {
+  const auto& spec = detail::find_spec(kernel);
+  KernelOptions options = spec.derive(limits);
+  if (!options.count(parameter))
+    throw Error(ErrorCode::InvalidOption,
+                "kernel '" + kernel + "' has no parameter '" + parameter + "'", Argument::Kernel);
+  options[parameter] = value;
+  // Device constraints name a capability one value needs, so the derived values of the other
+  // parameters stand for any.
+  for (const auto& constraint : spec.device_constraints)
+    if (!constraint.holds(options, limits)) return false;
+  return true;
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
 KernelOptions resolve_options(const std::string& kernel, const DeviceLimits& limits,
                               const KernelOptions& overrides) try {
   const auto& spec = detail::find_spec(kernel);

@@ -22,7 +22,8 @@ struct Constraint {
 };
 
 // A rule the parameters must obey on a device: the instructions some of them ask for exist
-// only on some devices (blocked's ASYNC_COPY: cp.async, NVIDIA compute capability 8.0).
+// only on some devices (blocked's ASYNC_COPY: cp.async, NVIDIA compute capability 8.0). Each
+// names what one parameter's value needs, whatever the others (parameter_value_runs_on).
 struct DeviceConstraint {
   std::string text;  // e.g. "ASYNC_COPY = 1 needs cp.async (NVIDIA, compute capability 8.0+)"
   std::function<bool(const KernelOptions&, const DeviceLimits&)> holds;

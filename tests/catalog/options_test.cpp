@@ -209,6 +209,18 @@ TEST(Options, BlockedAsyncCopyOptions) {
   expect_invalid("blocked", async, "not on device 'fake'",
                  fake_device(DeviceType::GPU, 1024, 49152));
   expect_invalid("blocked", {{"STAGES", 3}}, "STAGES == 2 when ASYNC_COPY = 0", nvidia);
+  // What one value needs, whatever the others (the tuner leaves the rest out of its space).
+  const auto gpu = fake_device(DeviceType::GPU, 1024, 49152);
+  for (const auto& [device, runs] :
+       {std::pair{nvidia, true}, {ampere, true}, {turing, false}, {gpu, false}}) {
+    EXPECT_EQ(parameter_value_runs_on("blocked", "ASYNC_COPY", 1, device), runs);
+    EXPECT_EQ(parameter_value_runs_on("blocked", "STAGES", 3, device), runs);
+    EXPECT_TRUE(parameter_value_runs_on("blocked", "ASYNC_COPY", 0, device));
+    EXPECT_TRUE(parameter_value_runs_on("blocked", "STAGES", 2, device));
+    EXPECT_TRUE(parameter_value_runs_on("blocked", "TILE_M", 64, device));
+  }
+  EXPECT_THROW(parameter_value_runs_on("blocked", "STAGE", 3, nvidia), Error);
+  EXPECT_THROW(parameter_value_runs_on("no-such-kernel", "STAGES", 3, nvidia), Error);
   expect_invalid("blocked", {{"ASYNC_COPY", 1}, {"VEC", 2}}, "VEC % 4 == 0 when ASYNC_COPY = 1",
                  nvidia);
   expect_invalid("blocked", {{"ASYNC_COPY", 1}, {"STAGES", 5}}, "STAGES = 5 is outside", nvidia);

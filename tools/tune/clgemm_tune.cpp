@@ -206,7 +206,7 @@ int run_tune(Arguments& args) {
   const bool gpu = limits.type == DeviceType::GPU;
   const Budget budget = parse_budget(args.budget.empty() ? (gpu ? "60" : "16") : args.budget);
   const KernelOptions derived = derive_options(kernel, limits);
-  auto lists = default_value_lists(kernel, derived);
+  auto lists = default_value_lists(kernel, derived, limits);
   for (const auto& text : args.space_overrides) apply_space_override(lists, kernel, text);
   if (args.state_path.empty())
     args.state_path =

@@ -41,7 +41,8 @@ std::size_t position(const std::vector<long>& list, long value) {
 
 }  // namespace
 
-ValueLists default_value_lists(const std::string& kernel, const KernelOptions& derived) {
+ValueLists default_value_lists(const std::string& kernel, const KernelOptions& derived,
+                               const DeviceLimits& limits) {
   ValueLists lists;
   for (const auto& p : find_kernel(kernel).parameters) {
     const long value = get(derived, p.name.c_str(), p.minimum);
@@ -54,6 +55,14 @@ ValueLists default_value_lists(const std::string& kernel, const KernelOptions& d
     }
     list.push_back(value);
     sort_unique(list);
+    // Values that need what the device lacks (cp.async) would only multiply the combinations
+    // that are then refused one by one.
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](long v) {
+                                return v != value &&
+                                       !parameter_value_runs_on(kernel, p.name, v, limits);
+                              }),
+               list.end());
     lists[p.name] = list;
   }
   return lists;

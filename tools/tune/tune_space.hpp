@@ -21,8 +21,10 @@ using ValueLists = std::map<std::string, std::vector<long>>;
 // The default lists for a kernel: each parameter's candidates from the catalogue
 // (KernelParameter::candidates), every value of a short range (UNROLL {0,1}), powers of two
 // around the derived value otherwise; each within the parameter's range and with the derived
-// value added.
-ValueLists default_value_lists(const std::string& kernel, const KernelOptions& derived);
+// value added, less the values that need what the device lacks (parameter_value_runs_on:
+// blocked's ASYNC_COPY = 1 and STAGES above 2 without cp.async).
+ValueLists default_value_lists(const std::string& kernel, const KernelOptions& derived,
+                               const DeviceLimits& limits);
 
 // Applies one --space override, "NAME=v1,v2,...". Throws Error(InvalidOption) for a parameter
 // the kernel does not take or a malformed list.
