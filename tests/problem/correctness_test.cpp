@@ -129,15 +129,14 @@ INSTANTIATE_TEST_SUITE_P(
 // CPUs) where a work-item's rows and columns fall in several groups of 4.
 class BlockedInnerLoop : public ::testing::TestWithParam<Override> {
  protected:
-  // The asynchronous copies exist only on NVIDIA devices of compute capability 8.0 or newer;
-  // elsewhere their options are refused (Options.BlockedAsyncCopyOptions).
+  // A set whose value needs what the device lacks (the asynchronous copies: cp.async) is
+  // refused there (Options.BlockedAsyncCopyOptions), so it runs only where the device has it.
   void SetUp() override {
-    const auto& options = GetParam().options;
     const auto& device = shared_context().device();
-    if (options.count("ASYNC_COPY") && options.at("ASYNC_COPY") == 1 &&
-        device.compute_capability < 80)
-      GTEST_SKIP() << "cp.async needs an NVIDIA device of compute capability 8.0; '" << device.name
-                   << "' is not one";
+    for (const auto& [name, value] : GetParam().options)
+      if (!parameter_value_runs_on(GetParam().kernel, name, value, device))
+        GTEST_SKIP() << name << " = " << value << " needs what '" << device.name
+                     << "' lacks (cp.async: NVIDIA, compute capability 8.0)";
   }
 
   // Runs the problem in `precision` with the set's options plus `extra` and checks it.
