@@ -9,20 +9,26 @@
 // and multiplies:
 //   - a work-group is WARPGROUPS warpgroups of 128 work-items (by default one for TILE_M 64,
 //     two otherwise; four need the work-group bound the PTX rewrite writes into the entry,
-//     src/runtime/ptx_rewrite.hpp); each owns SUBTILES blocks of 64 rows of the group's TILE_M x TILE_N block of
-//     C, as the accumulators of one wgmma m64nTILE_Nk8 each (TILE_N / 2 floats per work-item
-//     and block);
+//     src/runtime/ptx_rewrite.hpp); each owns SUBTILES blocks of 64 rows of the group's
+//     TILE_M x TILE_N block of C, as the accumulators of one wgmma m64nTILE_Nk8 each (TILE_N / 2
+//     floats per work-item and block);
 //   - one work-item brings each slice's block of B (and, unless A_REGISTERS, of A) into one
 //     of STAGES local pages with bulk copies (cp.async.bulk) that signal the page's barrier as
 //     their bytes land (kernels/async_copy.clh): first every page, then each page again as
 //     soon as every warp's wgmma on it has completed (wgmma's wait, then either the
 //     work-group barrier or, with LAST_WARP_REFILLS, a count of the warps done with it);
-//   - with A_REGISTERS, A never passes through local memory: it is packed in the order its
-//     work-items hold it, and each loads its fragments of a slice (one 16-byte load per 64
-//     rows, step and part, the warpgroup's loads contiguous) into registers two slices
-//     before they are multiplied, into the third of three sets of registers, freed by the
-//     same wait that frees the page. So a page holds only B, and deeper slices or more of
-//     them fit the < 48 KiB of local memory;
+//   - with A_REGISTERS, A never passes through local memory: each work-item loads its
+//     fragments of a slice into registers two slices before they are multiplied, into the
+//     third of three sets of registers, freed by the same wait that frees the page. So a page
+//     holds only B, and deeper slices or more of them fit the < 48 KiB of local memory.
+//     A_REGISTERS 1 packs A in the order its work-items hold it (one 16-byte load per 64 rows,
+//     step and part, the warpgroup's loads contiguous); A_REGISTERS 2 packs only B and loads A
+//     as the caller stores it (TRANS_A), zero beyond M and K, rounding or splitting each
+//     fragment in registers just before its wgmma. Its loads pair the columns: in each 8-deep
+//     step, work-item t holds columns 2t and 2t + 1 (one 8-byte load per row where A's rows
+//     are K-contiguous and 8-byte aligned) where wgmma expects columns t and t + 4, and B is
+//     packed with its rows of K in the same order (PAIRED_K of kernels/wgmma_layout.clh), so
+//     the sum over K is the same;
 //   - the warpgroups multiply each page once its barrier completes, B (and A without
 //     A_REGISTERS) read through matrix descriptors. In TF32 the wgmma of one slice still runs
 //     while the next page is waited for and issued.
@@ -50,7 +56,10 @@
 #define STAGES 3 // local pages, each one slice of B (and of A): 2 to 6
 #endif
 #ifndef A_REGISTERS
-#define A_REGISTERS 0 // 1: A loaded straight into registers, 0: through the local pages
+#define A_REGISTERS 0 // 0: A through the local pages; into registers: 1 packed, 2 as stored
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0 // with A_REGISTERS 2: 0 element (i, k) of A at i * lda + k, 1 at k * lda + i
 #endif
 #ifndef LAST_WARP_REFILLS
 #define LAST_WARP_REFILLS 0 // 1: the last warp done with a page refills it, 0: after a barrier
@@ -126,16 +135,88 @@ inline void fetch_slice(__local float *a_pages, __local float *b_pages, __local 
                      full + page);
 }
 
-// One slice's fragments of A, for this work-item: PARTS x SUBTILES x STEPS runs of 4 floats
-// (FRAGMENT_INDEX of kernels/wgmma_layout.clh), `own` pointing at the work-item's first run
-// of the group's first slice. Nothing is loaded past the last slice.
+// One slice's fragments of A, for this work-item: PARTS x SUBTILES x STEPS runs of the bit
+// patterns of 4 floats, in the order of FRAGMENT_INDEX (kernels/wgmma_layout.clh). Nothing is
+// loaded past the last slice.
 #define FRAGMENT_RUNS (A_REGISTERS ? PARTS * SUBTILES * STEPS : 1)
 #define FRAGMENT_AT(part, subtile, kk) ((((part) * SUBTILES + (subtile)) * STEPS) + (kk) / 8)
-inline void load_fragments(uint4 *fragments, __global const float *own, const int slice,
+#if A_REGISTERS == 2
+// Where this work-item's fragments of A come from, as the caller stores A: its first row
+// (of the first 64-row block, its warp's row g) and the pair of columns 2t, 2t + 1 of each
+// step; rows at or beyond M and columns at or beyond K read as zero.
+typedef struct {
+  __global const float *a;
+  int lda, rows, depth;  // M and K
+  int row, pair;         // this work-item's first row and first column of the pair
+  int pairs_load;        // rows are K-contiguous and 8-byte aligned: one load per row and pair
+  int group_inside;      // the work-group's TILE_M rows are all below M
+} FragmentSource;
+
+inline float a_element(const FragmentSource *src, const int r, const int k) {
+  if (r >= src->rows || k >= src->depth) return 0.0f;
+#if TRANS_A
+  return src->a[(size_t)k * src->lda + r];
+#else
+  return src->a[(size_t)r * src->lda + k];
+#endif
+}
+
+// The fragment of rows r, r + 8 and columns k, k + 1 as stored: (A(r, k), A(r + 8, k),
+// A(r, k + 1), A(r + 8, k + 1)), the order of a[0] .. a[3] with k standing for t and k + 1
+// for t + 4.
+inline float4 stored_fragment(const FragmentSource *src, const int r, const int k,
+                              const int inside) {
+  if (inside && src->pairs_load) {
+    const float2 top = *(__global const float2 *)(src->a + (size_t)r * src->lda + k);
+    const float2 bottom = *(__global const float2 *)(src->a + (size_t)(r + 8) * src->lda + k);
+    return (float4)(top.x, bottom.x, top.y, bottom.y);
+  }
+  return (float4)(a_element(src, r, k), a_element(src, r + 8, k), a_element(src, r, k + 1),
+                  a_element(src, r + 8, k + 1));
+}
+
+// Slice `slice`'s fragments as stored, into part 0 (round_fragments makes the parts of them).
+inline void load_fragments(uint4 *fragments, const FragmentSource *src, const int slice,
+                           const int steps) {
+  if (slice >= steps) return;
+  const int k0 = slice * DEPTH + src->pair;
+  // Every row of the group and every column of the slice inside A: no tests per element.
+  const int inside = src->group_inside && (slice + 1) * DEPTH <= src->depth;
+#pragma unroll
+  for (int i = 0; i < SUBTILES; ++i)
+#pragma unroll
+    for (int kk = 0; kk < DEPTH; kk += 8)
+      fragments[FRAGMENT_AT(0, i, kk)] =
+          as_uint4(stored_fragment(src, src->row + i * 64, k0 + kk, inside));
+}
+
+// The loaded fragments of slice `slice` made operands, in place: each value rounded to TF32
+// (part 0) and, in 3xTF32, the TF32 rounding of what that misses (part 1). Done one slice
+// before they are multiplied, after a wgmma wait: an instruction that computes a wgmma's
+// input registers while wgmma are in flight and not yet waited for makes ptxas serialize them.
+inline void round_fragments(uint4 *fragments, const int slice, const int steps) {
+  if (slice >= steps) return;
+#pragma unroll
+  for (int run = 0; run < SUBTILES * STEPS; ++run) {
+    const float4 x = as_float4(fragments[run]);
+    const float4 high = (float4)(round_tf32(x.s0), round_tf32(x.s1), round_tf32(x.s2),
+                                 round_tf32(x.s3));
+    fragments[run] = as_uint4(high);
+#if PARTS == 2
+    fragments[SUBTILES * STEPS + run] =
+        as_uint4((float4)(tf32_low_part(x.s0, high.s0), tf32_low_part(x.s1, high.s1),
+                          tf32_low_part(x.s2, high.s2), tf32_low_part(x.s3, high.s3)));
+#endif
+  }
+}
+#else
+// `own` points at the work-item's first run of the group's first packed slice.
+typedef __global const float *FragmentSource;
+inline void load_fragments(uint4 *fragments, const FragmentSource *src, const int slice,
                            const int steps) {
 #if A_REGISTERS
   if (slice >= steps) return;
-  own += (size_t)slice * A_BLOCK;
+  __global const float *own = *src + (size_t)slice * A_BLOCK;
 #pragma unroll
   for (int part = 0; part < PARTS; ++part)
 #pragma unroll
@@ -146,6 +227,9 @@ inline void load_fragments(uint4 *fragments, __global const float *own, const in
             own + part * TILE_M * DEPTH + (i * STEPS + kk / 8) * 128 * 4);
 #endif
 }
+// Packed fragments are operands as loaded.
+inline void round_fragments(uint4 *fragments, const int slice, const int steps) {}
+#endif
 
 // This warp's wgmma on the page of slice `freed` have completed: once every warp's have, the
 // page is refilled with slice freed + STAGES, if there is one. With LAST_WARP_REFILLS the
@@ -222,36 +306,39 @@ inline void load_fragments(uint4 *fragments, __global const float *own, const in
 #endif
 
 // Slice `step`, its A in `fragments` (with A_REGISTERS); `freed` holds slice step - 1's,
-// which the wait below releases: slice step + 2's are loaded into it.
+// which the wait below releases: slice step + 2's are loaded into it; `next` holds slice
+// step + 1's, made operands after the wait (round_fragments).
 #if PRECISION == PRECISION_3XTF32
 // The tensor cores truncate what they add into the accumulator, a bias that grows with K
 // (tensorcore.cl). So each slice's products are summed from zero, at their own small scale,
 // and enter the accumulator through an ordinary round-to-nearest addition. (Two sets of
 // sums in flight, one added while the other is computed, make ptxas serialize every wgmma:
 // it allows no other instruction to read a wgmma's registers while any wgmma is pending.)
-#define SLICE(step, fragments, freed)                                             \
+#define SLICE(step, fragments, freed, next)                                       \
   do {                                                                            \
     ISSUE_SLICE(step, slice_sum, fragments);                                      \
     WGMMA_WAIT(slice_sum, 0);                                                     \
     _Pragma("unroll") for (int j = 0; j < ACCUMULATORS; ++j) acc[j] += slice_sum[j]; \
-    load_fragments(freed, own_fragments, (step) + 2, steps);                      \
+    load_fragments(freed, &fragment_source, (step) + 2, steps);                   \
+    round_fragments(next, (step) + 1, steps);                                     \
     REFILL_PAGE(step);                                                            \
   } while (0)
 #else
 // This step's products may still run; the previous step's have completed, so this warpgroup
 // is done with the previous page and the previous slice's fragments.
-#define SLICE(step, fragments, freed)                             \
+#define SLICE(step, fragments, freed, next)                       \
   do {                                                            \
     ISSUE_SLICE(step, acc, fragments);                            \
     WGMMA_WAIT(acc, 1);                                           \
-    load_fragments(freed, own_fragments, (step) + 2, steps);      \
+    load_fragments(freed, &fragment_source, (step) + 2, steps);   \
+    round_fragments(next, (step) + 1, steps);                     \
     if ((step) > 0) REFILL_PAGE((step) - 1);                      \
   } while (0)
 #endif
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GEMM_PARAMETERS) {
-  // A and B are the packed operands: product p's at a_offset_arg + p * stride_a (and b), a
-  // table giving only C's offsets and the scalars.
+  // B is packed: product p's at b_offset_arg + p * stride_b, a table giving only C's (and,
+  // with A_REGISTERS 2, A's) offsets and the scalars. So is A, likewise, unless A_REGISTERS 2.
   SELECT_PRODUCT(get_group_id(2));
   const int tid = get_local_id(0);
   const int warpgroup = tid / 128, warp = (tid % 128) / 32, lane = tid % 32;
@@ -262,9 +349,16 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
       A + a_offset_arg + product * stride_a + (size_t)get_group_id(1) * packed_slices * A_BLOCK;
   __global const float *b_blocks =
       B + b_offset_arg + product * stride_b + (size_t)get_group_id(0) * packed_slices * B_BLOCK;
+#if A_REGISTERS == 2
+  const FragmentSource fragment_source = {
+      A + a_offset, lda, M, K, row0 + warpgroup * SUBTILES * 64 + warp * 16 + lane / 4,
+      2 * (lane % 4), !TRANS_A && ((a_offset | (ulong)lda) & 1) == 0, row0 + TILE_M <= M};
+  (void)a_blocks;
+#else
   // This work-item's first run of fragments (FRAGMENT_RUN: block, step, work-item).
-  __global const float *own_fragments =
+  const FragmentSource fragment_source =
       a_blocks + (warpgroup * SUBTILES * STEPS * 128 + tid % 128) * 4;
+#endif
 
   __local float a_pages[STAGES * A_PAGE + 4] __attribute__((aligned(128)));
   __local float b_pages[STAGES * B_BLOCK] __attribute__((aligned(128)));
@@ -287,8 +381,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
 
   // Three sets of A's fragments in rotation: slice s is in set s % 3.
   uint4 fragments_0[FRAGMENT_RUNS], fragments_1[FRAGMENT_RUNS], fragments_2[FRAGMENT_RUNS];
-  load_fragments(fragments_0, own_fragments, 0, steps);
-  load_fragments(fragments_1, own_fragments, 1, steps);
+  load_fragments(fragments_0, &fragment_source, 0, steps);
+  load_fragments(fragments_1, &fragment_source, 1, steps);
+  round_fragments(fragments_0, 0, steps);
 
   float acc[ACCUMULATORS];
 #pragma unroll
@@ -298,9 +393,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
 #endif
 
   for (int step = 0; step < steps; step += 3) {
-    SLICE(step, fragments_0, fragments_2);
-    if (step + 1 < steps) SLICE(step + 1, fragments_1, fragments_0);
-    if (step + 2 < steps) SLICE(step + 2, fragments_2, fragments_1);
+    SLICE(step, fragments_0, fragments_2, fragments_1);
+    if (step + 1 < steps) SLICE(step + 1, fragments_1, fragments_0, fragments_2);
+    if (step + 2 < steps) SLICE(step + 2, fragments_2, fragments_1, fragments_0);
   }
   WGMMA_WAIT(acc, 0);
 

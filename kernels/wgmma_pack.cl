@@ -1,7 +1,8 @@
 // wgmma_pack: copies one operand of a GEMM, for every product of a batch, into the blocks the
 // wgmma kernel brings into local memory with one bulk copy each (kernels/wgmma_layout.clh):
 // rounded to TF32, or split into TF32 high and low parts for 3xTF32, zero beyond the matrix,
-// and K-major whatever the caller's transpose, since TF32 wgmma reads only K-major operands.
+// and K-major whatever the caller's transpose, since TF32 wgmma reads only K-major operands
+// (with PAIRED_K, each step's columns in the order of kernels/wgmma_layout.clh's STORED_K).
 // One work-item per run of 4 floats (a core-matrix row, or one work-item's fragment of one
 // step): consecutive work-items take consecutive runs, so the stores are contiguous, and the
 // loads of a warp cover whole rows of 16 or 32 bytes (8 rows for a fragment, whose other half
@@ -81,10 +82,12 @@ __kernel __attribute__((reqd_work_group_size(WG_X * WG_Y, 1, 1))) void wgmma_pac
   const size_t k = (block % slices) * DEPTH + block_k;
   float x[4];
 #pragma unroll
-  for (int j = 0; j < 4; ++j)
-    x[j] = (reads && r + row_step[j] < (size_t)rows && k + k_step[j] < (size_t)depth)
-               ? SOURCE_AT(r + row_step[j], k + k_step[j])
+  for (int j = 0; j < 4; ++j) {
+    const size_t column = STORED_K(k + k_step[j]);
+    x[j] = (reads && r + row_step[j] < (size_t)rows && column < (size_t)depth)
+               ? SOURCE_AT(r + row_step[j], column)
                : 0.0f;
+  }
 
   __global float *out = dst + dst_offset + product * dst_stride + block * BLOCK_FLOATS;
   const float4 high = (float4)(round_tf32(x[0]), round_tf32(x[1]), round_tf32(x[2]),

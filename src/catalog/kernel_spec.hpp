@@ -46,10 +46,13 @@ struct KernelSpec {
   // sm_90a-only instructions (wgmma) as marked comments; such a kernel builds only on NVIDIA
   // devices of compute capability 9.0 whose wgmma probe passed (wgmma_spec.cpp asks for it).
   PtxRewrite ptx_rewrite = PtxRewrite::None;
-  // Reads A and B only as packed by kernels/wgmma_pack.cl into the workspace
-  // (operand_packing.hpp): the host packs both before each launch, and the kernel is built
-  // without transposes (the packed operands are K-major).
+  // Reads B, and A unless reads_stored_a, only as packed by kernels/wgmma_pack.cl into the
+  // workspace (operand_packing.hpp): the host packs them before each launch, and the kernel is
+  // built without their transposes (the packed operands are K-major).
   bool packs_operands = false;
+  // For a kernel that packs its operands: whether, with these options, it reads A as the
+  // caller stores it instead (built with A's transpose); unset: never.
+  std::function<bool(const KernelOptions&)> reads_stored_a;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   std::vector<Constraint> constraints;
   std::vector<DeviceConstraint> device_constraints;
@@ -72,6 +75,12 @@ struct KernelSpec {
   std::function<double(const KernelOptions&, std::int64_t m, std::int64_t n, std::int64_t k)>
       operand_loads;
 };
+
+// Whether a kernel that packs its operands reads A as the caller stores it with these options
+// (KernelSpec::reads_stored_a).
+inline bool reads_stored_a(const KernelSpec& spec, const KernelOptions& options) {
+  return spec.packs_operands && spec.reads_stored_a && spec.reads_stored_a(options);
+}
 
 // Whether calls of the kernel may read an unaligned operand from an aligned copy (copy_padded,
 // plan/aligned_copy.hpp): a kernel that slices K and takes alignment hints.

@@ -1,8 +1,9 @@
 // The warpgroup tensor-core kernel (kernels/wgmma.cl) as data: operands packed first
 // (kernels/wgmma_pack.cl), B (and A, unless A_REGISTERS) brought into local pages by bulk
-// copies, A otherwise loaded straight into registers; one wgmma m64nTILE_Nk8 per 64 rows of a
-// warpgroup and 8-deep step; pages refilled after a work-group barrier or by the last warp
-// done with them (LAST_WARP_REFILLS); built through the PTX rewrite to sm_90a.
+// copies, A otherwise loaded straight into registers, packed (A_REGISTERS 1) or as the caller
+// stores it (2, no pack of A); one wgmma m64nTILE_Nk8 per 64 rows of a warpgroup and 8-deep
+// step; pages refilled after a work-group barrier or by the last warp done with them
+// (LAST_WARP_REFILLS); built through the PTX rewrite to sm_90a.
 #include <algorithm>
 
 #include "catalog/kernel_spec.hpp"
@@ -95,10 +96,11 @@ KernelSpec wgmma_spec() {
         {2, 3, 4, 5, 6}},
        {"A_REGISTERS",
         "1: each work-item loads its fragments of A straight into registers, two slices ahead, "
-        "and local memory holds B only; 0: A through local pages too",
+        "and local memory holds B only; 2: the same from A as the caller stores it (only B is "
+        "packed; A rounded or split in registers); 0: A packed and through local pages too",
         0,
-        1,
-        {0, 1}},
+        2,
+        {0, 1, 2}},
        {"LAST_WARP_REFILLS",
         "1: the last warp done with a page issues its refill, no warp waiting for another; 0: a "
         "work-group barrier per slice, then one work-item refills",
@@ -111,6 +113,7 @@ KernelSpec wgmma_spec() {
   s.entry_point = "gemm_wgmma";
   s.ptx_rewrite = PtxRewrite::Sm90a;
   s.packs_operands = true;
+  s.reads_stored_a = [](const KernelOptions& o) { return opt(o, "A_REGISTERS") == 2; };
   auto threads = [](const KernelOptions& o) {
     return std::size_t(warpgroups(o) * kWarpgroupItems);
   };

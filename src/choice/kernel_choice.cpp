@@ -107,7 +107,7 @@ std::string packs_do_not_fit(const std::string& kernel, const KernelOptions& opt
   const auto& spec = detail::find_spec(kernel);
   if (!spec.packs_operands) return "";
   const std::size_t limit = detail::workspace_limit(device);
-  if (detail::packing(call, options, precision).fits(limit)) return "";
+  if (detail::packing(spec, call, options, precision).fits(limit)) return "";
   return "its packed operands need more than the workspace limit of " + std::to_string(limit) +
          " bytes here";
 }

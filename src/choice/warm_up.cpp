@@ -74,7 +74,7 @@ std::vector<WarmProgram> warm_set(const RunSettings& settings, DeviceRuntime& de
       continue;  // resolve_auto() derives instead; the derived set is in the set already
     }
     std::vector<WarmProgram> variants;
-    for (const BuildVariant& variant : build_variants(spec)) {
+    for (const BuildVariant& variant : build_variants(spec, kernel_options)) {
       WarmProgram program;
       program.settings = run;
       program.variant = variant;
@@ -88,9 +88,9 @@ std::vector<WarmProgram> warm_set(const RunSettings& settings, DeviceRuntime& de
     if (spec.packs_operands)
       for (bool trans_a : {false, true})
         for (bool trans_b : {false, true}) {
-          const Packing packing =
-              detail::packing(transposed_call(trans_a, trans_b), kernel_options, run.precision);
-          helper("wgmma_pack", " " + packing.a.build_options(mode));
+          const Packing packing = detail::packing(spec, transposed_call(trans_a, trans_b),
+                                                  kernel_options, run.precision);
+          if (packing.a_packed) helper("wgmma_pack", " " + packing.a.build_options(mode));
           helper("wgmma_pack", " " + packing.b.build_options(mode));
         }
   }

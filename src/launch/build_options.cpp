@@ -14,7 +14,8 @@ BuildVariant build_variant(const KernelSpec& spec, const KernelOptions& options,
                            const KernelCall* call, bool sliced_k) {
   BuildVariant variant;
   const bool reads_as_stored = call && !spec.packs_operands;
-  variant.trans_a = reads_as_stored && call->a.transposed;
+  variant.trans_a =
+      (reads_as_stored || (call && reads_stored_a(spec, options))) && call->a.transposed;
   variant.trans_b = reads_as_stored && call->b.transposed;
   if (spec.uses_alignment_hints && call) {
     const long vec = options.at("VEC");
@@ -25,17 +26,18 @@ BuildVariant build_variant(const KernelSpec& spec, const KernelOptions& options,
   return variant;
 }
 
-std::vector<BuildVariant> build_variants(const KernelSpec& spec) {
+std::vector<BuildVariant> build_variants(const KernelSpec& spec, const KernelOptions& options) {
   std::vector<BuildVariant> out;
   const auto both = [](bool varies) {
     return varies ? std::vector<bool>{false, true} : std::vector<bool>{false};
   };
   const bool transposes = !spec.packs_operands;
+  const bool transposes_a = transposes || reads_stored_a(spec, options);
   // Aligned first: the common case of packed leading dimensions that are multiples of VEC.
   const std::vector<bool> aligned =
       spec.uses_alignment_hints ? std::vector<bool>{true, false} : std::vector<bool>{false};
   for (bool sliced : both(spec.slices_k))
-    for (bool trans_a : both(transposes))
+    for (bool trans_a : both(transposes_a))
       for (bool trans_b : both(transposes))
         for (bool a_aligned : aligned)
           for (bool b_aligned : aligned)

@@ -24,14 +24,14 @@ struct BuildVariant {
 };
 
 // The variant of `spec` with `options` for `call` (without one: the general case, all false),
-// with what the kernel ignores cleared: transposes for a kernel that reads packed operands,
+// with what the kernel ignores cleared: transposes of the operands a kernel reads packed,
 // alignment for one without alignment hints, slicing for one that does not slice K.
 BuildVariant build_variant(const KernelSpec& spec, const KernelOptions& options,
                            const KernelCall* call, bool sliced_k);
 
 // Every distinct variant of `spec` that a call can need (the ignored parts cleared), the most
 // common first: no transposes, both operands aligned, K not sliced.
-std::vector<BuildVariant> build_variants(const KernelSpec& spec);
+std::vector<BuildVariant> build_variants(const KernelSpec& spec, const KernelOptions& options);
 
 // The kernel's parameters (host parameters left out) as "-D NAME=value", then "-D TRANS_A=..
 // -D TRANS_B=.." plus, for kernels that load vectors, A_ALIGNED and B_ALIGNED, for kernels with

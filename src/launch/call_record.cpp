@@ -34,7 +34,7 @@ GemmRecord record_of_nothing(const CallPlan& plan) {
 GemmRecord record_of(const PreparedCall& prepared) {
   GemmRecord record = record_of_build(prepared.main, prepared.reason);
   record.split_k = prepared.slices.slices;
-  const bool copied_a = prepared.copy_a || prepared.packed;
+  const bool copied_a = prepared.copy_a || prepared.a_packed;
   const bool copied_b = prepared.copy_b || prepared.packed;
   record.copied_a = prepared.column_major ? copied_b : copied_a;
   record.copied_b = prepared.column_major ? copied_a : copied_b;

@@ -134,15 +134,18 @@ void enqueue_launches(const cl::CommandQueue& queue, const PreparedCall& prepare
                     }
                     if (prepared.packed) {
                       // The kernel reads product p's packed operands p * per-product floats
-                      // in (a table then gives only C's offsets and the scalars).
-                      then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call,
-                                        buffer, prepared.a_at, before));
+                      // in (a table then gives only C's offsets, A's where A is read as
+                      // stored, and the scalars).
+                      if (prepared.a_packed) {
+                        then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call,
+                                          buffer, prepared.a_at, before));
+                        gemm.a = {buffer(), prepared.a_at,
+                                  0,        false,
+                                  0,        std::int64_t(*prepared.a_packing.floats_per_product()),
+                                  false};
+                      }
                       then(enqueue_pack(queue, prepared.pack_b, prepared.b_packing, call.b, call,
                                         buffer, prepared.b_at, before));
-                      gemm.a = {buffer(), prepared.a_at,
-                                0,        false,
-                                0,        std::int64_t(*prepared.a_packing.floats_per_product()),
-                                false};
                       gemm.b = {buffer(), prepared.b_at,
                                 0,        false,
                                 0,        std::int64_t(*prepared.b_packing.floats_per_product()),

@@ -18,18 +18,20 @@ namespace clgemm::detail {
 namespace {
 
 // For a kernel that reads packed operands (KernelSpec::packs_operands): their layouts, their
-// room in the workspace (`reserve` returns a region's offset in floats) and the two packs;
-// Error(AllocationTooLarge) when every product's packed A and B exceed workspace_limit().
+// room in the workspace (`reserve` returns a region's offset in floats) and the packs (of B,
+// and of A unless the kernel reads A as stored); Error(AllocationTooLarge) when every
+// product's packed operands exceed workspace_limit().
 void plan_packing(PreparedCall& out, Precision precision, const KernelCall& call,
                   const std::function<std::size_t(std::size_t)>& reserve, DeviceRuntime& device) {
-  const Packing packing = detail::packing(call, out.main.options, precision);
+  const Packing packing = detail::packing(*out.main.spec, call, out.main.options, precision);
+  out.a_packed = packing.a_packed;
   out.a_packing = packing.a;
   out.b_packing = packing.b;
   const std::size_t limit = workspace_limit(device.limits());
   if (!packing.fits(limit))
     throw Error(ErrorCode::AllocationTooLarge,
-                "kernel '" + out.main.name + "' packs A and B of every product into the " +
-                    "workspace: " +
+                "kernel '" + out.main.name + "' packs " + (packing.a_packed ? "A and B" : "B") +
+                    " of every product into the workspace: " +
                     (packing.a_bytes < SIZE_MAX && packing.b_bytes < SIZE_MAX
                          ? std::to_string(packing.a_bytes) + " + " +
                                std::to_string(packing.b_bytes) + " bytes"
@@ -39,16 +41,23 @@ void plan_packing(PreparedCall& out, Precision precision, const KernelCall& call
                     "CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
                     std::to_string(device.limits().max_allocation_bytes) + ")");
   out.packed = true;
-  out.a_at = reserve(packing.a_bytes / sizeof(float));
-  out.b_at = reserve(packing.b_bytes / sizeof(float));
   const int mode = int(precision);
-  out.pack_a = prepare_helper("wgmma_pack", " " + out.a_packing.build_options(mode), device);
+  if (packing.a_packed) {
+    out.a_at = reserve(packing.a_bytes / sizeof(float));
+    out.pack_a = prepare_helper("wgmma_pack", " " + out.a_packing.build_options(mode), device);
+  }
+  out.b_at = reserve(packing.b_bytes / sizeof(float));
   out.pack_b = prepare_helper("wgmma_pack", " " + out.b_packing.build_options(mode), device);
-  out.reason += std::string(out.reason.empty() ? "" : "; ") + "A and B packed into " +
-                (packing.a.parts == 2 ? "TF32 high and low parts" : "TF32") +
-                ", K-major blocks of " + std::to_string(out.a_packing.tile_rows) + " and " +
-                std::to_string(out.b_packing.tile_rows) + " rows by " +
-                std::to_string(out.a_packing.slice_depth()) + " of K (wgmma_pack)";
+  const std::string parts = packing.a.parts == 2 ? "TF32 high and low parts" : "TF32";
+  const std::string blocks = " rows by " + std::to_string(out.b_packing.slice_depth()) + " of K";
+  out.reason += std::string(out.reason.empty() ? "" : "; ") +
+                (packing.a_packed ? "A and B packed into " + parts + ", K-major blocks of " +
+                                        std::to_string(out.a_packing.tile_rows) + " and " +
+                                        std::to_string(out.b_packing.tile_rows) + blocks
+                                  : "B packed into " + parts + ", K-major blocks of " +
+                                        std::to_string(out.b_packing.tile_rows) + blocks +
+                                        ", A read as stored and rounded in registers") +
+                " (wgmma_pack)";
 }
 
 // The GEMM kernel of `plan` for `call`: which operands are read from aligned copies

@@ -49,7 +49,8 @@ struct PreparedCall {
   PreparedKernel pack_a, pack_b;  // wgmma_pack, for a kernel that reads packed operands
   bool column_major = false;      // the call's A and B are the problem's B and A
   bool copy_a = false, copy_b = false;
-  bool packed = false;                   // A and B are packed (a_at, b_at) before the GEMM
+  bool packed = false;                   // B (b_at) is packed before the GEMM, and A (a_at)
+  bool a_packed = false;                 // unless the kernel reads A as stored
   PackedOperand a_packing, b_packing;    // their floats_per_product() apart, product by product
   std::int64_t a_ld = 0, b_ld = 0;       // the copies' leading dimensions
   std::size_t a_at = 0, b_at = 0;        // the copies' offsets
@@ -65,7 +66,8 @@ struct PreparedCall {
   std::size_t launches() const {
     const auto product_launches =
         std::size_t((batch + kProductsPerLaunch - 1) / kProductsPerLaunch);
-    return std::size_t(copy_a) + std::size_t(copy_b) + (packed ? 3 : 1) * product_launches +
+    const std::size_t packs = packed ? (a_packed ? 2 : 1) : 0;
+    return std::size_t(copy_a) + std::size_t(copy_b) + (packs + 1) * product_launches +
            (slices.slices > 1 ? 1 : 0) + edge_launches();
   }
   std::size_t edge_launches() const;  // after PreparedEdge

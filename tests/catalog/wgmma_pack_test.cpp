@@ -4,7 +4,8 @@
 // Cases: both orientations of the source, TF32 and 3xTF32 (high and low parts), block rows
 // and depths of the kernel's catalogue, sizes that are and are not multiples of the blocks,
 // padded leading dimensions and offsets, strided batches and a product table with an alpha = 0
-// entry (not read: its blocks are zero), and the region after the last product untouched.
+// entry (not read: its blocks are zero), B in the paired column order of a kernel that reads A
+// as stored (PAIRED_K), and the region after the last product untouched.
 #include <gtest/gtest.h>
 
 #include <CL/opencl.hpp>
@@ -22,6 +23,7 @@ namespace {
 struct Layout {
   int tile_rows, tile_k, parts;
   bool fragments = false;  // A in the register fragment order (FRAGMENTS 1)
+  bool paired_k = false;   // each 8-deep step's columns in the order 0, 2, 4, 6, 1, 3, 5, 7
   int depth() const { return tile_k / parts; }
 };
 
@@ -37,8 +39,9 @@ std::string describe(const Case& c) {
   return std::to_string(c.rows) + "x" + std::to_string(c.depth) + " ld " + std::to_string(c.ld) +
          (c.rows_along_k ? " rows along K" : " rows across K") + " blocks " +
          std::to_string(c.layout.tile_rows) + "x" + std::to_string(c.layout.tile_k) + " parts " +
-         std::to_string(c.layout.parts) + (c.layout.fragments ? " fragments" : "") + " batch " +
-         std::to_string(c.batch) + (c.table ? " (table)" : "");
+         std::to_string(c.layout.parts) + (c.layout.fragments ? " fragments" : "") +
+         (c.layout.paired_k ? " paired" : "") + " batch " + std::to_string(c.batch) +
+         (c.table ? " (table)" : "");
 }
 
 // The packed operand the layout describes, for product `source` of the source matrix (null:
@@ -54,7 +57,11 @@ std::vector<float> expected_pack(const Case& c, const float* source) {
     for (int s = 0; s < slices; ++s)
       for (int r = 0; r < l.tile_rows; ++r)
         for (int k = 0; k < d; ++k) {
-          const int row = rb * l.tile_rows + r, col = s * d + k;
+          // Paired: position c of an 8-deep step holds the step's column 2 c (c < 4), else
+          // 2 (c - 4) + 1.
+          const int c8 = k % 8;
+          const int stored = l.paired_k ? k - c8 + (c8 < 4 ? 2 * c8 : 2 * (c8 - 4) + 1) : k;
+          const int row = rb * l.tile_rows + r, col = s * d + stored;
           float x = 0.0f;
           if (source && row < c.rows && col < c.depth)
             x = c.rows_along_k ? source[std::size_t(row) * c.ld + col]
@@ -110,7 +117,7 @@ class WgmmaPack : public ::testing::Test {
         "-I " + directory + " -D TILE_R=" + std::to_string(l.tile_rows) +
         " -D TILE_K=" + std::to_string(l.tile_k) + " -D PRECISION=" + (l.parts == 2 ? "2" : "1") +
         " -D ROWS_ALONG_K=" + (c.rows_along_k ? "1" : "0") + " -D OPERAND_B=1 -D WG_X=8 -D WG_Y=8" +
-        " -D FRAGMENTS=" + (l.fragments ? "1" : "0");
+        " -D FRAGMENTS=" + (l.fragments ? "1" : "0") + " -D PAIRED_K=" + (l.paired_k ? "1" : "0");
     try {
       program.build({device_}, options.c_str());
     } catch (const cl::Error&) {
@@ -209,6 +216,16 @@ TEST_F(WgmmaPack, FragmentOrderForAInRegisters) {
     check({256, 64, 64 + (along ? 0 : 192), along, {256, 16, 1, true}, 1, false});  // whole
   }
   check({33, 9, 40, false, {128, 16, 2, true}, 3, true});
+}
+
+TEST_F(WgmmaPack, PairedColumnsForAKernelReadingAAsStored) {
+  for (const bool along : {true, false}) {
+    check({1, 1, 1, along, {64, 8, 1, false, true}, 1, false});
+    check({70, 13, along ? 17 : 75, along, {128, 24, 1, false, true}, 2, false});
+    check({129, 37, along ? 41 : 131, along, {64, 32, 2, false, true}, 1, false});
+    check({64, 32, 32 + (along ? 0 : 32), along, {64, 16, 1, false, true}, 1, false});  // whole
+  }
+  check({33, 9, 40, false, {128, 16, 2, false, true}, 3, true});
 }
 
 TEST_F(WgmmaPack, ProductTableAndAlphaZero) {

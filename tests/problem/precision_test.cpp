@@ -29,22 +29,54 @@ namespace {
 
 const Precision kReducedPrecisions[] = {Precision::TF32, Precision::TF32x3};
 
-bool needs_tensor_cores(const std::string& kernel) {
-  return kernel != "auto" && find_kernel(kernel).needs_tensor_cores;
+// Ways of running a catalogue kernel that take another path through it, tested under their own
+// names beside the kernel's derived parameters: wgmma reading A as stored (A_REGISTERS 2, only
+// B packed) on the tuned TF32 entry's tiles, 32 deep so that 3xTF32 takes them too.
+struct KernelVariant {
+  std::string name, kernel;
+  KernelOptions overrides;
+};
+const std::vector<KernelVariant>& kernel_variants() {
+  static const std::vector<KernelVariant> variants = {
+      {"wgmma_stored_a",
+       "wgmma",
+       {{"A_REGISTERS", 2}, {"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 32}, {"STAGES", 3}}}};
+  return variants;
+}
+const KernelVariant* variant_named(const std::string& name) {
+  for (const auto& variant : kernel_variants())
+    if (variant.name == name) return &variant;
+  return nullptr;
+}
+// The catalogue kernel a test name runs.
+std::string kernel_of(const std::string& name) {
+  const KernelVariant* variant = variant_named(name);
+  return variant ? variant->kernel : name;
 }
 
-// 'auto' and every catalogue kernel that computes `precision`, whether or not this device can
-// run it: the list is made when the tests are registered, before any device is opened.
+bool needs_tensor_cores(const std::string& name) {
+  return name != "auto" && find_kernel(kernel_of(name)).needs_tensor_cores;
+}
+
+// 'auto', every catalogue kernel that computes `precision` and the variants of those, whether
+// or not this device can run them: the list is made when the tests are registered, before any
+// device is opened.
 std::vector<std::string> kernels_computing(Precision precision) {
   std::vector<std::string> names = {"auto"};
   for (const auto& kernel : kernel_catalog())
-    if (kernel.computes(precision)) names.push_back(kernel.name);
+    if (kernel.computes(precision)) {
+      names.push_back(kernel.name);
+      for (const auto& variant : kernel_variants())
+        if (variant.kernel == kernel.name) names.push_back(variant.name);
+    }
   return names;
 }
 
-// Why `kernel` cannot run on the tests' device, or "" when it can.
-std::string why_not_here(const std::string& kernel) {
-  if (!needs_tensor_cores(kernel)) return {};
+// Why `kernel` (a catalogue kernel or a variant's name) cannot run on the tests' device, or ""
+// when it can.
+std::string why_not_here(const std::string& name) {
+  if (!needs_tensor_cores(name)) return {};
+  const std::string kernel = kernel_of(name);
   if (!shared_context().has_tensor_cores())
     return "'" + kernel + "' needs tensor cores, which '" + shared_context().device().name +
            "' does not have";
@@ -57,8 +89,10 @@ std::string why_not_here(const std::string& kernel) {
 // Small blocked tiles on CPU devices. The derived CPU tiles (64 x 128, 8 x 16 outputs per
 // work-item, unrolled) take PoCL 10 to 30 s per variant to compile and run once, and the
 // sweep builds eight variants per kernel; these take a few seconds and put more tile edges
-// into the sweep's shapes. 'auto' runs the tuned CPU tiles, GPUs the derived ones.
+// into the sweep's shapes. 'auto' runs the tuned CPU tiles, GPUs the derived ones. A variant
+// runs its own.
 KernelOptions test_overrides(const std::string& kernel) {
+  if (const KernelVariant* variant = variant_named(kernel)) return variant->overrides;
   if (kernel != "blocked" || shared_context().device().type != DeviceType::CPU) return {};
   return {{"TILE_M", 32}, {"TILE_N", 32}, {"ITEM_M", 4}, {"ITEM_N", 4},
           {"TILE_K", 8},  {"VEC", 4},     {"UNROLL", 0}};
@@ -66,7 +100,7 @@ KernelOptions test_overrides(const std::string& kernel) {
 
 RunSettings settings_for(const std::string& kernel, Precision precision) {
   RunSettings settings;
-  settings.kernel = kernel;
+  settings.kernel = kernel_of(kernel);
   settings.precision = precision;
   settings.overrides = test_overrides(kernel);
   return settings;
@@ -227,6 +261,35 @@ TEST_P(Sweep, MatchesReferenceWithinTheModesBound) {
       }
 }
 
+// wgmma reading A as stored loads each row's pair of columns with one 8-byte load where A's
+// rows are K-contiguous and start 8-byte aligned, in tiles all inside M and slices all inside
+// K; the sweep's padded, offset operands never are. Here they are, in both layouts and
+// transposes of A, beside edge tiles (300 rows of 128-row tiles) and a last partial slice.
+TEST(WgmmaStoredA, AlignedRowsOfAMatchTheReference) {
+  if (const auto why = why_not_here("wgmma_stored_a"); !why.empty()) GTEST_SKIP() << why;
+  unsigned seed = 500;
+  for (Precision precision : kReducedPrecisions)
+    for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor})
+      for (Transpose trans_a : {Transpose::NoTrans, Transpose::Trans})
+        for (std::int64_t offset : {0, 6}) {
+          GemmProblem p = GemmProblem::packed(300, 200, 264, 1.25f, 0.5f);
+          p.layout = layout, p.trans_a = trans_a, p.trans_b = Transpose::Trans;
+          p.lda = p.min_lda() + 2, p.ldb = p.min_ldb(), p.ldc = p.min_ldc();
+          p.a_offset = std::size_t(offset);
+          const auto a = random_matrix(p.a_elements(), ++seed);
+          const auto b = random_matrix(p.b_elements(), ++seed);
+          const auto c_before = random_matrix(p.c_elements(), ++seed);
+          const auto c = run_gemm("wgmma_stored_a", precision, p, a, b, c_before);
+          const auto result =
+              verify_gemm(p, a.data(), b.data(), c_before.data(), c.data(), 2e9, 64, precision);
+          EXPECT_TRUE(result.passed)
+              << precision_name(precision) << (layout == Layout::RowMajor ? " row" : " column")
+              << "-major, A " << (trans_a == Transpose::Trans ? "transposed" : "as is")
+              << ", offset " << offset << ": " << result.failures
+              << " failures, first: " << result.first_failure;
+        }
+}
+
 // Every kernel with all four transpose pairs, except 'auto' with NN and TT only: what it runs
 // is one of the others (tensorcore where the device has tensor cores, else blocked with the
 // tuned parameters), and those two pairs take both loading paths of each operand. On the
@@ -356,7 +419,8 @@ class Accuracy : public ::testing::TestWithParam<std::string> {
 TEST_P(Accuracy, ThreeTF32IsAsAccurateAsFP32AndTF32IsNot) {
   const std::string& kernel = GetParam();
   const std::string fp32_kernel =
-      kernel == "auto" || find_kernel(kernel).computes(Precision::FP32) ? kernel : "auto";
+      kernel == "auto" || find_kernel(kernel_of(kernel)).computes(Precision::FP32) ? kernel
+                                                                                   : "auto";
   for (std::int64_t k : {256, 2048}) {
     const GemmProblem p = row_major_problem(64, 64, k, 1.0f, 0.0f);
     const auto a = random_matrix(p.a_elements(), unsigned(k));
@@ -386,7 +450,8 @@ INSTANTIATE_TEST_SUITE_P(Kernels, Accuracy, ::testing::ValuesIn([] {
                            // The kernels that compute both TF32 modes.
                            std::vector<std::string> names;
                            for (const auto& name : kernels_computing(Precision::TF32))
-                             if (name == "auto" || find_kernel(name).computes(Precision::TF32x3))
+                             if (name == "auto" ||
+                                 find_kernel(kernel_of(name)).computes(Precision::TF32x3))
                                names.push_back(name);
                            return names;
                          }()),
@@ -575,10 +640,7 @@ TEST_P(ReducedBatched, BatchesAndEpiloguesMatchTheReference) {
     const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
     auto c = random_matrix(p.c_elements(), 3);
     const auto before = c;
-    RunSettings settings;
-    settings.kernel = kernel;
-    settings.precision = precision;
-    settings.overrides = test_overrides(kernel);
+    const RunSettings settings = settings_for(kernel, precision);
     const auto record = shared_context().sgemm(p, a.data(), b.data(), c.data(), settings);
     const auto result =
         verify_gemm(p, a.data(), b.data(), before.data(), c.data(), 2e9, 64, precision);

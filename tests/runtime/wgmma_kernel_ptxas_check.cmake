@@ -27,6 +27,9 @@ void __attribute__((overloadable)) barrier(cl_mem_fence_flags flags) {
 float __attribute__((overloadable)) mad(float a, float b, float c) {
   return __builtin_fmaf(a, b, c);
 }
+int __attribute__((overloadable)) isnan(float x) {
+  return __builtin_isnan(x);
+}
 #include "wgmma.cl"
 ]=])
 
@@ -110,6 +113,17 @@ check(wgmma_registers_128x128x32_s2_3x -DA_REGISTERS=1 -DTILE_N=128 -DTILE_K=32 
 check(wgmma_registers_64x64x8_s6 -DA_REGISTERS=1 -DTILE_M=64 -DTILE_N=64 -DTILE_K=8 -DSTAGES=6)
 check(wgmma_registers_epilogue -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=128
       -DTILE_K=16 -DSTAGES=4 -DBIAS=2 -DACTIVATION=1)
+# A loaded as the caller stores it (A_REGISTERS 2), both orientations, both precisions, the
+# tuned entries' tiles and two blocks of 64 rows per warpgroup.
+check(wgmma_stored_a_128x128x24_s3 -DA_REGISTERS=2 -DTILE_N=128 -DTILE_K=24 -DSTAGES=3)
+check(wgmma_stored_a_t_128x128x24_s3 -DA_REGISTERS=2 -DTRANS_A=1 -DTILE_N=128 -DTILE_K=24
+      -DSTAGES=3)
+check(wgmma_stored_a_128x64x32_s4_3x -DA_REGISTERS=2 -DTILE_K=32 -DSTAGES=4
+      -DLAST_WARP_REFILLS=1 -DPRECISION=2)
+check(wgmma_stored_a_256x128x16_s4 -DA_REGISTERS=2 -DTILE_M=256 -DTILE_N=128 -DTILE_K=16
+      -DSTAGES=4 -DBIAS=2 -DACTIVATION=1)
+check(wgmma_stored_a_t_64x64x32_s2_3x -DA_REGISTERS=2 -DTRANS_A=1 -DTILE_M=64 -DTILE_N=64
+      -DTILE_K=32 -DSTAGES=2 -DPRECISION=2)
 # Four warpgroups of one block of 64 rows each (512 work-items, at most 128 registers each).
 check(wgmma_4wg_registers_256x128x16_s4 -DWARPGROUPS=4 -DA_REGISTERS=1 -DTILE_M=256
       -DTILE_N=128 -DTILE_K=16 -DSTAGES=4)
