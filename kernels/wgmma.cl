@@ -307,7 +307,8 @@ inline void round_fragments(uint4 *fragments, const int slice, const int steps) 
 
 // Slice `step`, its A in `fragments` (with A_REGISTERS); `freed` holds slice step - 1's,
 // which the wait below releases: slice step + 2's are loaded into it; `next` holds slice
-// step + 1's, made operands after the wait (round_fragments).
+// step + 1's, made operands after the wait and the refill (round_fragments: a warp that waits
+// there for its loads then holds no other warp back at the refill's barrier).
 #if PRECISION == PRECISION_3XTF32
 // The tensor cores truncate what they add into the accumulator, a bias that grows with K
 // (tensorcore.cl). So each slice's products are summed from zero, at their own small scale,
@@ -320,8 +321,8 @@ inline void round_fragments(uint4 *fragments, const int slice, const int steps) 
     WGMMA_WAIT(slice_sum, 0);                                                     \
     _Pragma("unroll") for (int j = 0; j < ACCUMULATORS; ++j) acc[j] += slice_sum[j]; \
     load_fragments(freed, &fragment_source, (step) + 2, steps);                   \
-    round_fragments(next, (step) + 1, steps);                                     \
     REFILL_PAGE(step);                                                            \
+    round_fragments(next, (step) + 1, steps);                                     \
   } while (0)
 #else
 // This step's products may still run; the previous step's have completed, so this warpgroup
@@ -331,8 +332,8 @@ inline void round_fragments(uint4 *fragments, const int slice, const int steps) 
     ISSUE_SLICE(step, acc, fragments);                            \
     WGMMA_WAIT(acc, 1);                                           \
     load_fragments(freed, &fragment_source, (step) + 2, steps);   \
-    round_fragments(next, (step) + 1, steps);                     \
     if ((step) > 0) REFILL_PAGE((step) - 1);                      \
+    round_fragments(next, (step) + 1, steps);                     \
   } while (0)
 #endif
 
