@@ -19,7 +19,7 @@ t() {  # precision n [clgemm-run options]
   local out
   out=$(timeout 60 $RUN --kernel wgmma --precision "$p" --n "$n" --reps 20 --warmup 3 "$@" 2>&1)
   printf '%-7s %5s %-86s %s | %s%s\n' "$p" "$n" "$*" "$(grep -oE '[0-9.]+ GFLOP/s' <<<"$out")" \
-    "$(grep -oE '^verify: +[a-zA-Z]+' <<<"$out")" "$(grep -E 'error' <<<"$out" | head -2)"
+    "$(grep -oE '^verify: +[a-zA-Z]+' <<<"$out")" "$(grep -E 'error \(' <<<"$out" | head -2)"
 }
 TF32="-D TILE_M=128 -D TILE_N=128 -D TILE_K=24 -D STAGES=3 -D LAST_WARP_REFILLS=0"
 X3="-D TILE_M=128 -D TILE_N=64 -D TILE_K=32 -D STAGES=4 -D LAST_WARP_REFILLS=1"
@@ -42,7 +42,8 @@ for p in tf32 3xtf32; do
       set -- $shape; read -r ta tb <<<"$tr"
       out=$(timeout 60 $RUN --kernel wgmma --precision $p --m $1 --n $2 --k $3 --transa $ta \
             --transb $tb --reps 1 -D A_REGISTERS=2 -D TILE_N=128 -D TILE_K=32 -D STAGES=2 2>&1)
-      printf '%-7s %-15s %s %s\n' $p "$shape" "$tr" "$(grep -oE '^verify: .*' <<<"$out" | cut -c1-50)$(grep -E error <<<"$out" | head -2)"
+      printf '%-7s %-15s %s %s\n' $p "$shape" "$tr" \
+        "$(grep -oE '^verify: .*' <<<"$out" | cut -c1-60)$(grep -E 'error \(' <<<"$out" | head -2)"
     done
   done
 done
