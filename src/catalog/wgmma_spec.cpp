@@ -94,13 +94,15 @@ KernelSpec wgmma_spec() {
         2,
         6,
         {2, 3, 4, 5, 6}},
+       // 2 is not a default candidate of the tuner: it measured slower than 1 on every size
+       // (docs/PERFORMANCE.md, "wgmma reading A as stored"); --space A_REGISTERS=1,2 weighs it.
        {"A_REGISTERS",
         "1: each work-item loads its fragments of A straight into registers, two slices ahead, "
         "and local memory holds B only; 2: the same from A as the caller stores it (only B is "
         "packed; A rounded or split in registers); 0: A packed and through local pages too",
         0,
         2,
-        {0, 1, 2}},
+        {0, 1}},
        {"LAST_WARP_REFILLS",
         "1: the last warp done with a page issues its refill, no warp waiting for another; 0: a "
         "work-group barrier per slice, then one work-item refills",
@@ -122,11 +124,14 @@ KernelSpec wgmma_spec() {
   s.outputs_per_work_item = accumulators;
   s.local_memory_bytes = wgmma_local_bytes;
   s.derive = [](const DeviceLimits& d) {
-    // Two warpgroups of 64 x 64, slices 16 deep (8 in 3xTF32), three stages: 36 KiB of local
-    // memory, a choice that runs well in both precisions (measured: docs/PERFORMANCE.md, "Design
-    // notes and measurements behind the kernels"); the tuner refines it per shape class.
-    KernelOptions o{{"TILE_M", 128}, {"WARPGROUPS", 0},  {"TILE_N", 64},          {"TILE_K", 16},
-                    {"STAGES", 3},   {"A_REGISTERS", 0}, {"LAST_WARP_REFILLS", 0}};
+    // Two warpgroups of 64 x 64, slices 32 deep (16 in 3xTF32), A in registers, three pages of
+    // B: 24 KiB of local memory. 3xTF32 adds each slice's sum into the accumulators with a
+    // rounding, so deeper slices are more accurate: with slices 8 deep its error at 64 x 64 x
+    // 2048 was 2.5x that of `auto`'s FP32 there (which splits K), with 16 deep 1.7x, and as fast
+    // or faster (measured: docs/PERFORMANCE.md, "Design notes and measurements behind the
+    // kernels"); the tuner refines it per shape class.
+    KernelOptions o{{"TILE_M", 128}, {"WARPGROUPS", 0},  {"TILE_N", 64},          {"TILE_K", 32},
+                    {"STAGES", 3},   {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 0}};
     while (wgmma_local_bytes(o) > d.local_memory_bytes && o["STAGES"] > 2) --o["STAGES"];
     return o;
   };
