@@ -21,14 +21,16 @@
 //     fragments of a slice into registers two slices before they are multiplied, into the
 //     third of three sets of registers, freed by the same wait that frees the page. So a page
 //     holds only B, and deeper slices or more of them fit the < 48 KiB of local memory.
-//     A_REGISTERS 1 packs A in the order its work-items hold it (one 16-byte load per 64 rows,
-//     step and part, the warpgroup's loads contiguous); A_REGISTERS 2 packs only B and loads A
-//     as the caller stores it (TRANS_A), zero beyond M and K, rounding or splitting each
-//     fragment in registers just before its wgmma. Its loads pair the columns: in each 8-deep
-//     step, work-item t holds columns 2t and 2t + 1 (one 8-byte load per row where A's rows
-//     are K-contiguous and 8-byte aligned) where wgmma expects columns t and t + 4, and B is
-//     packed with its rows of K in the same order (PAIRED_K of kernels/wgmma_layout.clh), so
-//     the sum over K is the same;
+//     A_REGISTERS 1 packs A in the order its work-items hold it (one 16-byte load per 64 rows, step
+//     and part, the warpgroup's loads contiguous); A_REGISTERS 2 packs only B and loads A as the
+//     caller stores it (TRANS_A), zero beyond M and K, rounding or splitting each slice's fragments
+//     in registers one slice before its wgmma. Its loads pair the columns: in each 8-deep step,
+//     work-item t holds columns 2t and 2t + 1 (one 8-byte load per row where A's rows are
+//     K-contiguous and 8-byte aligned) where wgmma expects columns t and t + 4, and B is packed
+//     with its rows of K in the same order (PAIRED_K of kernels/wgmma_layout.clh), so the sum over
+//     K is the same. It measured slower than A_REGISTERS 1 on every size (docs/PERFORMANCE.md,
+//     "wgmma reading A as stored"): the loads are waited for one slice after they are issued, where
+//     the packed ones are waited for two slices after;
 //   - the warpgroups multiply each page once its barrier completes, B (and A without
 //     A_REGISTERS) read through matrix descriptors. In TF32 the wgmma of one slice still runs
 //     while the next page is waited for and issued.
@@ -192,8 +194,8 @@ inline void load_fragments(uint4 *fragments, const FragmentSource *src, const in
 
 // The loaded fragments of slice `slice` made operands, in place: each value rounded to TF32
 // (part 0) and, in 3xTF32, the TF32 rounding of what that misses (part 1). Done one slice
-// before they are multiplied, after a wgmma wait: an instruction that computes a wgmma's
-// input registers while wgmma are in flight and not yet waited for makes ptxas serialize them.
+// before they are multiplied, after the wait that ends the slice before: done just before the
+// slice's own wgmma, it makes ptxas serialize every wgmma (kernels.wgmma_ptxas fails on that).
 inline void round_fragments(uint4 *fragments, const int slice, const int steps) {
   if (slice >= steps) return;
 #pragma unroll
