@@ -96,9 +96,10 @@ CLGEMM_API std::array<std::int64_t, 3> kernel_block(const std::string& kernel,
 // Outputs of C one work-item accumulates at once (1 for the kernels without a block of their
 // own, ITEM_M * ITEM_N or ITEM^2 for the blocked ones, a warp tile's share for tensorcore), and
 // the floats it keeps in registers: those accumulators, its share of a local page staged
-// through registers, a private array (PRIVATE_K) and blocked's second set of fragments
-// (FRAG_PREFETCH = 1: ITEM_M + ITEM_N). A GPU work-item has at most 255 32-bit registers; a
-// model above that spills.
+// through registers (not with blocked's ASYNC_COPY = 1), a private array (PRIVATE_K),
+// blocked's second set of fragments (FRAG_PREFETCH = 1: ITEM_M + ITEM_N) and wgmma's slices of
+// A in registers (A_REGISTERS). A GPU work-item has at most 255 32-bit registers; a model
+// above that spills.
 CLGEMM_API long kernel_outputs_per_work_item(const std::string& kernel,
                                              const KernelOptions& options);
 CLGEMM_API long kernel_registers_per_work_item(const std::string& kernel,

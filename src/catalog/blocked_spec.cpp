@@ -49,6 +49,16 @@ KernelSpec blocked_spec() {
     return std::size_t(opt(o, "STAGES") * opt(o, "TILE_K") *
                        (opt(o, "TILE_M") + opt(o, "TILE_N") + 2 * opt(o, "LOCAL_PAD")) * 4);
   };
+  // Beside the accumulators: the next page's share, loaded into registers while the other is
+  // read (none where ASYNC_COPY copies the slices from global to local memory directly), and
+  // with FRAG_PREFETCH a second set of fragments, one k step of A and B, held while the first
+  // is multiplied.
+  s.registers_beside_outputs = [lm = s.local_memory_bytes,
+                                wgf = s.work_group](const KernelOptions& o) {
+    const long staged = opt(o, "ASYNC_COPY") == 1 ? 0 : staged_page_share(lm(o), 2, wgf(o));
+    const long prefetched = opt(o, "FRAG_PREFETCH") == 1 ? opt(o, "ITEM_M") + opt(o, "ITEM_N") : 0;
+    return staged + prefetched;
+  };
   s.derive = [vectorized_derive = s.derive](const DeviceLimits& d) {
     KernelOptions o;
     if (is_cpu(d)) {

@@ -92,21 +92,8 @@ long kernel_outputs_per_work_item(const std::string& kernel, const KernelOptions
 
 long kernel_registers_per_work_item(const std::string& kernel, const KernelOptions& options) try {
   const auto& spec = spec_with_options(kernel, options);
-  long floats = kernel_outputs_per_work_item(kernel, options);
-  // One of the two pages, shared by the work-group, unless blocked's ASYNC_COPY copies the
-  // slices from global to local memory without registers.
-  const bool copies_async = options.count("ASYNC_COPY") && options.at("ASYNC_COPY") == 1;
-  if (spec.stages_through_registers && !copies_async) {
-    const auto wg = spec.work_group(options);
-    const long items = long(std::max<std::size_t>(1, wg[0] * wg[1]));
-    floats += long(spec.local_memory_bytes(options) / sizeof(float) / 2) / items;
-  }
-  if (options.count("PRIVATE_K")) floats += options.at("PRIVATE_K");
-  // blocked's FRAG_PREFETCH: a second set of fragments, one k step of A and B, held while the
-  // first is multiplied.
-  if (options.count("FRAG_PREFETCH") && options.at("FRAG_PREFETCH") == 1)
-    floats += options.at("ITEM_M") + options.at("ITEM_N");
-  return floats;
+  return kernel_outputs_per_work_item(kernel, options) +
+         (spec.registers_beside_outputs ? spec.registers_beside_outputs(options) : 0);
 } catch (...) {
   detail::rethrow_as_clgemm_error();
 }

@@ -65,9 +65,10 @@ struct KernelSpec {
   std::function<std::array<std::int64_t, 3>(const KernelOptions&)> block;
   // Accumulators per work-item (kernel_outputs_per_work_item); unset means 1.
   std::function<long(const KernelOptions&)> outputs_per_work_item;
-  // Whether operands pass through registers on their way into local memory (two pages, one
-  // loaded while the other is read), which kernel_registers_per_work_item counts.
-  bool stages_through_registers = false;
+  // Floats a work-item keeps in registers beside its accumulators (its share of a local page
+  // staged through registers, a private array, a second set of fragments, A's fragments),
+  // which kernel_registers_per_work_item adds; unset means none.
+  std::function<long(const KernelOptions&)> registers_beside_outputs;
   // The traffic model: floats of A and B the kernel loads from global memory for a row-major
   // M x N x K problem, counted as its work-items issue them (reuse through local or private
   // memory lowers it; loads outside the matrix are masked and not counted). C is added by
@@ -148,6 +149,13 @@ inline long square_power_of_two(std::size_t budget, long cap) {
 // GPUs are capped at 32 x 32 = 1024 work-items per group: more never pays for these shapes.
 // A CPU (PoCL reports 4096) runs a work-group as a loop, so the group shape matters for
 // cache reuse and vectorisation, not occupancy; the builders' CPU caps were measured with PoCL.
+// A work-item's floats of one page, for a kernel that loads the next page into registers while
+// the other is read: one of `pages` pages in `local_bytes`, over the work-group's items.
+inline long staged_page_share(std::size_t local_bytes, long pages,
+                              const std::array<std::size_t, 2>& work_group) {
+  const long items = long(std::max<std::size_t>(1, work_group[0] * work_group[1]));
+  return long(local_bytes / sizeof(float)) / pages / items;
+}
 inline bool is_cpu(const DeviceLimits& d) {
   return d.type == DeviceType::CPU;
 }

@@ -92,6 +92,7 @@ KernelSpec private_spec() {
   s.derive = [](const DeviceLimits& d) {
     return KernelOptions{{"WG", row_work_group(d)}, {"PRIVATE_K", 256}};
   };
+  s.registers_beside_outputs = [](const KernelOptions& o) { return opt(o, "PRIVATE_K"); };
   s.constraints = {
       {"PRIVATE_K <= 4096", [](const KernelOptions& o) { return opt(o, "PRIVATE_K") <= 4096; }}};
   // The row of A once per row (staged in private memory), a column of B per element of C.
@@ -161,7 +162,6 @@ KernelSpec coarsened_spec() {
     return KernelOptions{{"TILE", tile}, {"ITEM", item}};
   };
   s.outputs_per_work_item = [](const KernelOptions& o) { return opt(o, "ITEM") * opt(o, "ITEM"); };
-  s.stages_through_registers = true;
   s.constraints = {{"TILE % ITEM == 0",
                     [](const KernelOptions& o) { return opt(o, "TILE") % opt(o, "ITEM") == 0; }}};
   s.work_group = [](const KernelOptions& o) {
@@ -172,6 +172,11 @@ KernelSpec coarsened_spec() {
     const auto wg = wgf(o);
     const std::size_t t = opt(o, "TILE");
     return LaunchGeometry{{groups(n, t) * wg[0], groups(m, t) * wg[1]}, wg};
+  };
+  // The next tile of A and B, loaded into registers while the other page is read.
+  s.registers_beside_outputs = [lm = s.local_memory_bytes,
+                                wgf = s.work_group](const KernelOptions& o) {
+    return staged_page_share(lm(o), 2, wgf(o));
   };
   s.block = [](const KernelOptions& o) {
     const std::int64_t t = opt(o, "TILE");
@@ -202,13 +207,17 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
   s.outputs_per_work_item = [](const KernelOptions& o) {
     return opt(o, "ITEM_M") * opt(o, "ITEM_N");
   };
-  s.stages_through_registers = true;
   s.work_group = [](const KernelOptions& o) {
     return std::array<std::size_t, 2>{std::size_t(opt(o, "TILE_N") / opt(o, "ITEM_N")),
                                       std::size_t(opt(o, "TILE_M") / opt(o, "ITEM_M"))};
   };
   s.local_memory_bytes = [](const KernelOptions& o) {
     return std::size_t(2 * opt(o, "TILE_K") * (opt(o, "TILE_M") + opt(o, "TILE_N")) * 4);
+  };
+  // The next slice of A and B, loaded into registers while the other page is read.
+  s.registers_beside_outputs = [lm = s.local_memory_bytes,
+                                wgf = s.work_group](const KernelOptions& o) {
+    return staged_page_share(lm(o), 2, wgf(o));
   };
   s.derive = [](const DeviceLimits& d) {
     KernelOptions o{{"TILE_K", 16}, {"VEC", 4}};

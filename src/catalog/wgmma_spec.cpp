@@ -122,6 +122,7 @@ KernelSpec wgmma_spec() {
   // A warpgroup's SUBTILES x 64 x TILE_N accumulators over its 128 work-items (3xTF32 holds
   // as many again for the sum of each slice).
   s.outputs_per_work_item = accumulators;
+  s.registers_beside_outputs = fragment_registers;
   s.local_memory_bytes = wgmma_local_bytes;
   s.derive = [](const DeviceLimits& d) {
     // Two warpgroups of 64 x 64, slices 32 deep (16 in 3xTF32), A in registers, three pages of

@@ -345,6 +345,9 @@ TEST(KernelModel, RegistersAndCandidates) {
       {"TILE_M", 256}, {"WARPGROUPS", 0},  {"TILE_N", 128},         {"TILE_K", 16},
       {"STAGES", 4},   {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 1}};
   EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wgmma_registers), 128);
+  // Beside them, three slices of A's fragments: 4 floats per 64 x 8 step, two blocks, 16 deep.
+  EXPECT_EQ(kernel_registers_per_work_item("wgmma", wgmma_registers), 128 + 3 * 2 * 16 / 2);
+  EXPECT_EQ(kernel_registers_per_work_item("wgmma", wgmma), 64);  // A through the pages
   EXPECT_EQ(kernel_work_group("wgmma", wgmma_registers), (std::array<std::size_t, 2>{2 * 128, 1}));
   EXPECT_EQ(kernel_local_memory_bytes("wgmma", wgmma_registers),
             std::size_t(4 * (128 * 16 * 4 + 8)));
