@@ -53,9 +53,8 @@ KernelSpec blocked_spec() {
   // read (none where ASYNC_COPY copies the slices from global to local memory directly), and
   // with FRAG_PREFETCH a second set of fragments, one k step of A and B, held while the first
   // is multiplied.
-  s.registers_beside_outputs = [lm = s.local_memory_bytes,
-                                wgf = s.work_group](const KernelOptions& o) {
-    const long staged = opt(o, "ASYNC_COPY") == 1 ? 0 : staged_page_share(lm(o), 2, wgf(o));
+  s.registers_beside_outputs = [staged_page = one_staged_page(s)](const KernelOptions& o) {
+    const long staged = opt(o, "ASYNC_COPY") == 1 ? 0 : staged_page(o);
     const long prefetched = opt(o, "FRAG_PREFETCH") == 1 ? opt(o, "ITEM_M") + opt(o, "ITEM_N") : 0;
     return staged + prefetched;
   };

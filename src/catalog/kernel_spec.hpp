@@ -2,6 +2,7 @@
 // entry, namely how to derive its parameters, which constraints they obey, and how to launch it.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -155,6 +156,13 @@ inline long staged_page_share(std::size_t local_bytes, long pages,
                               const std::array<std::size_t, 2>& work_group) {
   const long items = long(std::max<std::size_t>(1, work_group[0] * work_group[1]));
   return long(local_bytes / sizeof(float)) / pages / items;
+}
+// KernelSpec::registers_beside_outputs of a kernel with two pages whose next one is loaded
+// into registers while the other is read, from its local memory and work-group.
+inline std::function<long(const KernelOptions&)> one_staged_page(const KernelSpec& s) {
+  return [lm = s.local_memory_bytes, wgf = s.work_group](const KernelOptions& o) {
+    return staged_page_share(lm(o), 2, wgf(o));
+  };
 }
 inline bool is_cpu(const DeviceLimits& d) {
   return d.type == DeviceType::CPU;

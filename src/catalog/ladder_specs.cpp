@@ -173,11 +173,7 @@ KernelSpec coarsened_spec() {
     const std::size_t t = opt(o, "TILE");
     return LaunchGeometry{{groups(n, t) * wg[0], groups(m, t) * wg[1]}, wg};
   };
-  // The next tile of A and B, loaded into registers while the other page is read.
-  s.registers_beside_outputs = [lm = s.local_memory_bytes,
-                                wgf = s.work_group](const KernelOptions& o) {
-    return staged_page_share(lm(o), 2, wgf(o));
-  };
+  s.registers_beside_outputs = one_staged_page(s);  // the next tile of A and B
   s.block = [](const KernelOptions& o) {
     const std::int64_t t = opt(o, "TILE");
     return std::array<std::int64_t, 3>{t, t, t};
@@ -214,11 +210,7 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
   s.local_memory_bytes = [](const KernelOptions& o) {
     return std::size_t(2 * opt(o, "TILE_K") * (opt(o, "TILE_M") + opt(o, "TILE_N")) * 4);
   };
-  // The next slice of A and B, loaded into registers while the other page is read.
-  s.registers_beside_outputs = [lm = s.local_memory_bytes,
-                                wgf = s.work_group](const KernelOptions& o) {
-    return staged_page_share(lm(o), 2, wgf(o));
-  };
+  s.registers_beside_outputs = one_staged_page(s);  // the next slice of A and B
   s.derive = [](const DeviceLimits& d) {
     KernelOptions o{{"TILE_K", 16}, {"VEC", 4}};
     if (is_cpu(d)) {
