@@ -128,9 +128,9 @@ KernelSpec wgmma_spec() {
     // Two warpgroups of 64 x 64, slices 32 deep (16 in 3xTF32), A in registers, three pages of
     // B: 24 KiB of local memory. 3xTF32 adds each slice's sum into the accumulators with a
     // rounding, so deeper slices are more accurate: with slices 8 deep its error at 64 x 64 x
-    // 2048 was 2.5x that of `auto`'s FP32 there (which splits K), with 16 deep 1.7x, and as fast
-    // or faster (measured: docs/PERFORMANCE.md, "Design notes and measurements behind the
-    // kernels"); the tuner refines it per shape class.
+    // 2048 was 2.5x that of `auto`'s FP32 there (which splits K), with 16 deep 1.7x. On the H100
+    // as fast, except 12% slower in TF32 at 2048^3 (measured: docs/PERFORMANCE.md, "Design notes
+    // and measurements behind the kernels"); the tuner refines it per shape class.
     KernelOptions o{{"TILE_M", 128}, {"WARPGROUPS", 0},  {"TILE_N", 64},          {"TILE_K", 32},
                     {"STAGES", 3},   {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 0}};
     while (wgmma_local_bytes(o) > d.local_memory_bytes && o["STAGES"] > 2) --o["STAGES"];
