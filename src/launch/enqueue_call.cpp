@@ -76,6 +76,16 @@ cl::Event enqueue_pack(const cl::CommandQueue& queue, const PreparedKernel& pack
   return last;
 }
 
+// The operand the kernel reads after wgmma_pack wrote `layout` into the workspace at `at`:
+// product p's blocks p * floats_per_product() further.
+Operand packed_operand(const cl::Buffer& workspace, std::size_t at, const PackedOperand& layout) {
+  Operand packed;
+  packed.buffer = workspace();
+  packed.offset = at;
+  packed.stride = std::int64_t(*layout.floats_per_product());
+  return packed;
+}
+
 // splitk_reduce: C = act(alpha * (sum of the slabs) + beta * C + bias).
 cl::Event enqueue_reduce(const cl::CommandQueue& queue, const PreparedCall& prepared,
                          const KernelCall& call, const cl::Buffer& workspace, const Wait& wait) {
@@ -139,17 +149,11 @@ void enqueue_launches(const cl::CommandQueue& queue, const PreparedCall& prepare
                       if (prepared.a_packed) {
                         then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call,
                                           buffer, prepared.a_at, before));
-                        gemm.a = {buffer(), prepared.a_at,
-                                  0,        false,
-                                  0,        std::int64_t(*prepared.a_packing.floats_per_product()),
-                                  false};
+                        gemm.a = packed_operand(buffer, prepared.a_at, prepared.a_packing);
                       }
                       then(enqueue_pack(queue, prepared.pack_b, prepared.b_packing, call.b, call,
                                         buffer, prepared.b_at, before));
-                      gemm.b = {buffer(), prepared.b_at,
-                                0,        false,
-                                0,        std::int64_t(*prepared.b_packing.floats_per_product()),
-                                false};
+                      gemm.b = packed_operand(buffer, prepared.b_at, prepared.b_packing);
                     }
                     KSlicing slicing;
                     if (prepared.slices.slices > 1) {
