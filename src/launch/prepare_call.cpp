@@ -48,16 +48,14 @@ void plan_packing(PreparedCall& out, Precision precision, const KernelCall& call
   }
   out.b_at = reserve(packing.b_bytes / sizeof(float));
   out.pack_b = prepare_helper("wgmma_pack", " " + out.b_packing.build_options(mode), device);
-  const std::string parts = packing.a.parts == 2 ? "TF32 high and low parts" : "TF32";
-  const std::string blocks = " rows by " + std::to_string(out.b_packing.slice_depth()) + " of K";
-  out.reason += std::string(out.reason.empty() ? "" : "; ") +
-                (packing.a_packed ? "A and B packed into " + parts + ", K-major blocks of " +
-                                        std::to_string(out.a_packing.tile_rows) + " and " +
-                                        std::to_string(out.b_packing.tile_rows) + blocks
-                                  : "B packed into " + parts + ", K-major blocks of " +
-                                        std::to_string(out.b_packing.tile_rows) + blocks +
-                                        ", A read as stored and rounded in registers") +
-                " (wgmma_pack)";
+  const bool a = packing.a_packed;
+  out.reason += std::string(out.reason.empty() ? "" : "; ") + (a ? "A and B" : "B") +
+                " packed into " + (packing.b.parts == 2 ? "TF32 high and low parts" : "TF32") +
+                ", K-major blocks of " +
+                (a ? std::to_string(out.a_packing.tile_rows) + " and " : std::string()) +
+                std::to_string(out.b_packing.tile_rows) + " rows by " +
+                std::to_string(out.b_packing.slice_depth()) + " of K (wgmma_pack)" +
+                (a ? "" : "; A read as stored and rounded in registers");
 }
 
 // The GEMM kernel of `plan` for `call`: which operands are read from aligned copies
