@@ -36,14 +36,9 @@
 // operands read from local memory are rounded to TF32 exactly as the tensor-core kernel
 // rounds them, and 3xtf32 adds the two cross products of high and low parts.
 //
-// Built with SLICED_K = 1 (split-K), batches and K's slices share the third grid dimension:
-// group z computes slice z % S of product z / S, with S = ceil(K / k_slice) slices. Slice s
-// takes K's range [s * k_slice, s * k_slice + k_slice) (k_slice a multiple of TILE_K, the
-// last slice shorter) and stores its partial product, without alpha, beta or the epilogue,
-// in slab s of C, c_slice_stride floats after slab s - 1; splitk_reduce.cl sums the slabs.
-// Built without it, group z computes product z whole (k_slice and c_slice_stride unused), so
-// launches that do not split K skip the slice arithmetic, a division per group, which slows
-// mid-size problems (docs/PERFORMANCE.md, "Design notes and measurements behind the kernels").
+// Built with SLICED_K = 1 (split-K) each work-group computes one slice of K of a product
+// (SELECT_PRODUCT_SLICE, kernels/gemm_common.clh) and stores its partial product for
+// splitk_reduce.cl to sum.
 #include "gemm_common.clh"
 #include "tf32.clh"
 
@@ -64,9 +59,6 @@
 #endif
 #ifndef VEC
 #define VEC 4 // floats per global load: 1, 2, 4, 8 or 16
-#endif
-#ifndef SLICED_K
-#define SLICED_K 0 // 1: the host split K; each group computes one slice of a product
 #endif
 #ifndef UNROLL
 #define UNROLL 1 // 1: ask the compiler to unroll the register-block loops fully
@@ -204,22 +196,10 @@ UNROLL_LOOP
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
-    GEMM_PARAMETERS, const int k_slice, const ulong c_slice_stride) {
-#if SLICED_K
-  // The third grid dimension holds the launch's products, each cut into `slices` K slices.
-  const int slices = max(1, (K_arg + k_slice - 1) / k_slice);
-  const int slice = get_group_id(2) % slices;
-  SELECT_PRODUCT(get_group_id(2) / slices);
-  // This slice's part of K: op(A)'s columns and op(B)'s rows from k_begin on, k_count of them.
-  const int k_begin = slice * k_slice;
-  const int k_count = min(K - k_begin, k_slice);
+    GEMM_PARAMETERS, SLICE_PARAMETERS) {
+  SELECT_PRODUCT_SLICE(get_group_id(2));
   A += TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin;
   B += TRANS_B ? (size_t)k_begin : (size_t)k_begin * ldb;
-  C += slice * c_slice_stride;
-#else
-  SELECT_PRODUCT(get_group_id(2));
-  const int k_count = K;
-#endif
   A += a_offset;
   B += b_offset;
   const int tx = get_local_id(0);
@@ -333,11 +313,7 @@ UNROLL_LOOP
       const int col = col0 + col_base + (j / 4) * COL_STRIDE + j % 4;
       if (col >= N) continue;
       const size_t index = c_offset + (size_t)row * ldc + col;
-#if SLICED_K
-      C[index] = acc[i][j]; // the partial product as it is; splitk_reduce does the rest
-#else
-      store_c(C, index, row, col, acc[i][j], alpha, beta, epilogue);
-#endif
+      store_result(C, index, row, col, acc[i][j], alpha, beta, epilogue);
     }
   }
 }

@@ -8,7 +8,8 @@
 // and each tile is the accumulator of one mma.sync.m16n8k8 (four floats per lane). TILE_K-deep
 // slices of A and B go from global to local memory with cp.async, without a detour through
 // registers, into STAGES pages: the copies of the next slices run while the tensor cores work
-// on this one. The pages keep each operand in the order it has in global memory, swizzled
+// on this one. Built with SLICED_K, a work-group computes one slice of K (split-K,
+// gemm_common.clh). The pages keep each operand in the order it has in global memory, swizzled
 // rather than padded so that three 128 x 128 x 16 stages fit in the 48 KiB a work-group gets.
 #include "gemm_common.clh"
 
@@ -47,6 +48,8 @@
 #define N_TILES (WARP_N / MMA_N) // and along N
 #define A_CHUNK (A_ALIGNED ? VEC : 1) // floats per copy of A
 #define B_CHUNK (B_ALIGNED ? VEC : 1)
+// 3xTF32 sums the products of this many MMA_K steps before adding them into the accumulators.
+#define SUM_STEPS (TILE_K >= 16 ? 2 : 1)
 
 // Local pages, unpadded, in 16-byte chunks of 4 floats whose order within each row is
 // permuted (XOR "swizzle") so that the lanes of a fragment read hit 32 different banks. An
@@ -165,8 +168,10 @@ inline void split_tf32(float *x, float *low) {
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorcore(
-    GEMM_PARAMETERS) {
-  SELECT_PRODUCT(get_group_id(2));
+    GEMM_PARAMETERS, SLICE_PARAMETERS) {
+  SELECT_PRODUCT_SLICE(get_group_id(2));
+  A += TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin;
+  B += TRANS_B ? (size_t)k_begin : (size_t)k_begin * ldb;
   const int tid = get_local_id(0);
   const int lane = tid % 32, warp = tid / 32;
   const int warp_row = (warp / WARPS_N) * WARP_M;
@@ -187,12 +192,12 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
 
-  const int steps = (K + TILE_K - 1) / TILE_K;
+  const int steps = (k_count + TILE_K - 1) / TILE_K;
 
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < steps) {
-      COPY_A_SLICE(a_pages + (s % STAGES) * A_PAGE, A, lda, M, K, row0, s * TILE_K, tid);
-      COPY_B_SLICE(b_pages + (s % STAGES) * B_PAGE, B, ldb, N, K, col0, s * TILE_K, tid);
+      COPY_A_SLICE(a_pages + (s % STAGES) * A_PAGE, A, lda, M, k_count, row0, s * TILE_K, tid);
+      COPY_B_SLICE(b_pages + (s % STAGES) * B_PAGE, B, ldb, N, k_count, col0, s * TILE_K, tid);
     }
     commit_copies(); // empty groups keep the count of groups in flight uniform
   }
@@ -205,13 +210,58 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
     barrier(CLK_LOCAL_MEM_FENCE);
     const int next = step + STAGES - 1;
     if (next < steps) {
-      COPY_A_SLICE(a_pages + (next % STAGES) * A_PAGE, A, lda, M, K, row0, next * TILE_K, tid);
-      COPY_B_SLICE(b_pages + (next % STAGES) * B_PAGE, B, ldb, N, K, col0, next * TILE_K, tid);
+      COPY_A_SLICE(a_pages + (next % STAGES) * A_PAGE, A, lda, M, k_count, row0, next * TILE_K,
+                   tid);
+      COPY_B_SLICE(b_pages + (next % STAGES) * B_PAGE, B, ldb, N, k_count, col0, next * TILE_K,
+                   tid);
     }
     commit_copies();
 
     __local const float *a_page = a_pages + (step % STAGES) * A_PAGE;
     __local const float *b_page = b_pages + (step % STAGES) * B_PAGE;
+#if PRECISION == PRECISION_3XTF32
+    // The tensor cores truncate what they add into the accumulator, a bias that grows with K
+    // (measured: docs/PERFORMANCE.md). So the three products of each operand pair (low * high,
+    // high * low, then high * high) over SUM_STEPS steps of MMA_K are summed from zero, where
+    // the truncation is at their own small scale, and enter the accumulator through an
+    // ordinary round-to-nearest addition. B's fragments of those steps are loaded and split
+    // once, A's one warp tile row at a time, so the fragments held beside the accumulators
+    // grow by one row of A's only.
+#pragma unroll
+    for (int kk = 0; kk < TILE_K; kk += SUM_STEPS * MMA_K) {
+      float b[SUM_STEPS][N_TILES][2], b_low[SUM_STEPS][N_TILES][2];
+#pragma unroll
+      for (int s = 0; s < SUM_STEPS; ++s)
+#pragma unroll
+        for (int j = 0; j < N_TILES; ++j) {
+          load_b_fragment(b[s][j], b_page, warp_col + j * MMA_N, kk + s * MMA_K, lane);
+#pragma unroll
+          for (int e = 0; e < 2; ++e) split_tf32(&b[s][j][e], &b_low[s][j][e]);
+        }
+#pragma unroll
+      for (int i = 0; i < M_TILES; ++i) {
+        float a[SUM_STEPS][4], a_low[SUM_STEPS][4];
+#pragma unroll
+        for (int s = 0; s < SUM_STEPS; ++s) {
+          load_a_fragment(a[s], a_page, warp_row + i * MMA_M, kk + s * MMA_K, lane);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) split_tf32(&a[s][e], &a_low[s][e]);
+        }
+#pragma unroll
+        for (int j = 0; j < N_TILES; ++j) {
+          float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+          for (int s = 0; s < SUM_STEPS; ++s) {
+            mma_16x8x8(sum, a_low[s], b[s][j]);
+            mma_16x8x8(sum, a[s], b_low[s][j]);
+            mma_16x8x8(sum, a[s], b[s][j]);
+          }
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[i][j][e] += sum[e];
+        }
+      }
+    }
+#else
 #pragma unroll
     for (int kk = 0; kk < TILE_K; kk += MMA_K) {
       float a[M_TILES][4], b[N_TILES][2];
@@ -221,33 +271,6 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
 #pragma unroll
       for (int j = 0; j < N_TILES; ++j)
         load_b_fragment(b[j], b_page, warp_col + j * MMA_N, kk, lane);
-#if PRECISION == PRECISION_3XTF32
-      // Each operand as high + low TF32 parts.
-      float a_low[M_TILES][4], b_low[N_TILES][2];
-#pragma unroll
-      for (int i = 0; i < M_TILES; ++i)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) split_tf32(&a[i][e], &a_low[i][e]);
-#pragma unroll
-      for (int j = 0; j < N_TILES; ++j)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) split_tf32(&b[j][e], &b_low[j][e]);
-      // The tensor cores truncate what they add into the accumulator, a bias that grows with
-      // K (measured: docs/PERFORMANCE.md). So the three products of each MMA_K-deep step are
-      // summed from zero, where the truncation is at their own small scale, and enter the
-      // accumulator through an ordinary round-to-nearest addition.
-#pragma unroll
-      for (int i = 0; i < M_TILES; ++i)
-#pragma unroll
-        for (int j = 0; j < N_TILES; ++j) {
-          float step_sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-          mma_16x8x8(step_sum, a_low[i], b[j]);
-          mma_16x8x8(step_sum, a[i], b_low[j]);
-          mma_16x8x8(step_sum, a[i], b[j]);
-#pragma unroll
-          for (int e = 0; e < 4; ++e) acc[i][j][e] += step_sum[e];
-        }
-#else
 #pragma unroll
       for (int i = 0; i < M_TILES; ++i)
 #pragma unroll
@@ -260,8 +283,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
       for (int i = 0; i < M_TILES; ++i)
 #pragma unroll
         for (int j = 0; j < N_TILES; ++j) mma_16x8x8(acc[i][j], a[i], b[j]);
-#endif
     }
+#endif
   }
 
   // Lane (g, t) holds rows g and g + 8, columns 2t and 2t + 1 of each MMA_M x MMA_N tile.
@@ -275,7 +298,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorco
         const int row = row0 + warp_row + i * MMA_M + g + (e >> 1) * 8;
         const int col = col0 + warp_col + j * MMA_N + 2 * t + (e & 1);
         if (row < M && col < N)
-          store_c(C, c_offset + (size_t)row * ldc + col, row, col, acc[i][j][e], alpha, beta,
-                  epilogue);
+          store_result(C, c_offset + (size_t)row * ldc + col, row, col, acc[i][j][e], alpha,
+                       beta, epilogue);
       }
 }

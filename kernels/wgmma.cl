@@ -37,6 +37,7 @@
 // The tuner chooses between the barrier and LAST_WARP_REFILLS per precision and shape class;
 // the other ways of freeing pages that were measured are in docs/PERFORMANCE.md ("Design notes
 // and measurements behind the kernels").
+// Built with SLICED_K, a work-group computes one slice of K (split-K, gemm_common.clh).
 // Edges cost nothing in the loop: the packed blocks are zero beyond M, N and K, and only the
 // store checks the edge of C.
 #include "gemm_common.clh"
@@ -339,23 +340,28 @@ inline void round_fragments(uint4 *fragments, const int slice, const int steps) 
   } while (0)
 #endif
 
-__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GEMM_PARAMETERS) {
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(
+    GEMM_PARAMETERS, SLICE_PARAMETERS) {
   // B is packed: product p's at b_offset_arg + p * stride_b, a table giving only C's (and,
   // with A_REGISTERS 2, A's) offsets and the scalars. So is A, likewise, unless A_REGISTERS 2.
-  SELECT_PRODUCT(get_group_id(2));
+  // A slice of K starts at a whole packed slice (k_slice is a multiple of DEPTH).
+  SELECT_PRODUCT_SLICE(get_group_id(2));
   const int tid = get_local_id(0);
   const int warpgroup = tid / 128, warp = (tid % 128) / 32, lane = tid % 32;
   const int col0 = get_group_id(0) * TILE_N;
   const int row0 = get_group_id(1) * TILE_M;
   const int packed_slices = (K_arg + DEPTH - 1) / DEPTH;
   __global const float *a_blocks =
-      A + a_offset_arg + product * stride_a + (size_t)get_group_id(1) * packed_slices * A_BLOCK;
+      A + a_offset_arg + product * stride_a +
+      ((size_t)get_group_id(1) * packed_slices + k_begin / DEPTH) * A_BLOCK;
   __global const float *b_blocks =
-      B + b_offset_arg + product * stride_b + (size_t)get_group_id(0) * packed_slices * B_BLOCK;
+      B + b_offset_arg + product * stride_b +
+      ((size_t)get_group_id(0) * packed_slices + k_begin / DEPTH) * B_BLOCK;
 #if A_REGISTERS == 2
   const FragmentSource fragment_source = {
-      A + a_offset, lda, M, K, row0 + warpgroup * SUBTILES * 64 + warp * 16 + lane / 4,
-      2 * (lane % 4), !TRANS_A && ((a_offset | (ulong)lda) & 1) == 0, row0 + TILE_M <= M};
+      A + a_offset + (TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin), lda, M, k_count,
+      row0 + warpgroup * SUBTILES * 64 + warp * 16 + lane / 4, 2 * (lane % 4),
+      !TRANS_A && ((a_offset | (ulong)lda) & 1) == 0, row0 + TILE_M <= M};
   (void)a_blocks;
 #else
   // This work-item's first run of fragments (FRAGMENT_RUN: block, step, work-item).
@@ -368,7 +374,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
   __local ulong full[STAGES];    // page s holds its slice once full[s] completes a phase
   __local uint done_with[STAGES]; // warps done with page s, over all its slices so far
 
-  const int steps = (K + DEPTH - 1) / DEPTH; // 0 for a product whose alpha is 0
+  const int steps = (k_count + DEPTH - 1) / DEPTH; // none for a product whose alpha is 0
   if (tid == 0) {
     for (int s = 0; s < STAGES; ++s) {
       barrier_init(full + s, 1);
@@ -414,8 +420,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
       const int row = row_base + ((j >> 1) & 1) * 8;
       const int col = col_base + (j >> 2) * 8 + (j & 1);
       if (row < M && col < N)
-        store_c(C, c_offset + (size_t)row * ldc + col, row, col,
-                acc[i * SUBTILE_ACCUMULATORS + j], alpha, beta, epilogue);
+        store_result(C, c_offset + (size_t)row * ldc + col, row, col,
+                     acc[i * SUBTILE_ACCUMULATORS + j], alpha, beta, epilogue);
     }
   }
 }

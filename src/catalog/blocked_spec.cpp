@@ -85,14 +85,8 @@ KernelSpec blocked_spec() {
   };
   s.slices_k = true;
   s.description.host_parameters = {
-      {"SPLIT_K",
-       "slices of K computed by separate work-groups and summed by splitk_reduce (0: chosen "
-       "from the shape and the compute units, 1: no split); clamped to whole TILE_K steps",
-       0, 65536},
-      {"ALIGN_COPY",
-       "0: never copy operands, 1: copy an unaligned A or B to an aligned workspace when the "
-       "copy is small next to the product, 2: copy every unaligned operand",
-       0, 2},
+      split_k_parameter(),
+      align_copy_parameter(),
       {"WAVE_UNITS",
        "the work-groups the device runs at once (0: unknown): a call of one product then "
        "splits K throughout, or only for its last wave's rows of tiles, or not at all, as a "

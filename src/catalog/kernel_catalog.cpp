@@ -29,6 +29,20 @@ const KernelSpec& find_spec(const std::string& name) {
               "unknown kernel '" + name + "'; valid kernels are: " + names);
 }
 
+KernelParameter split_k_parameter() {
+  return {"SPLIT_K",
+          "slices of K computed by separate work-groups and summed by splitk_reduce (0: chosen "
+          "from the shape and the compute units, 1: no split); clamped to whole TILE_K steps",
+          0, 65536};
+}
+
+KernelParameter align_copy_parameter() {
+  return {"ALIGN_COPY",
+          "0: never copy operands, 1: copy an unaligned A or B to an aligned workspace when the "
+          "copy is small next to the product, 2: copy every unaligned operand",
+          0, 2};
+}
+
 }  // namespace clgemm::detail
 
 namespace clgemm {

@@ -84,6 +84,11 @@ inline bool reads_stored_a(const KernelSpec& spec, const KernelOptions& options)
   return spec.packs_operands && spec.reads_stored_a && spec.reads_stored_a(options);
 }
 
+// The host parameters of a kernel that slices K (KernelSpec::slices_k): SPLIT_K, and for one
+// that also takes alignment hints ALIGN_COPY (kernel_catalog.cpp).
+KernelParameter split_k_parameter();
+KernelParameter align_copy_parameter();
+
 // Whether calls of the kernel may read an unaligned operand from an aligned copy (copy_padded,
 // plan/aligned_copy.hpp): a kernel that slices K and takes alignment hints.
 inline bool may_copy_operands(const KernelSpec& spec) {

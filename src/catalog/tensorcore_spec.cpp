@@ -37,6 +37,10 @@ KernelSpec tensorcore_spec() {
   s.description.needs_tensor_cores = true;
   s.entry_point = "gemm_tensorcore";
   s.uses_alignment_hints = true;
+  // Split-K as in blocked: for products whose tiles leave the device idle, and so that 3xTF32
+  // sums long K in slices, as FP32 does there.
+  s.slices_k = true;
+  s.description.host_parameters = {split_k_parameter(), align_copy_parameter()};
   auto threads = [](const KernelOptions& o) {
     return std::size_t(opt(o, "TILE_M") / opt(o, "WARP_M") * (opt(o, "TILE_N") / opt(o, "WARP_N")) *
                        32);

@@ -115,6 +115,10 @@ KernelSpec wgmma_spec() {
   s.entry_point = "gemm_wgmma";
   s.ptx_rewrite = PtxRewrite::Sm90a;
   s.packs_operands = true;
+  // Split-K over the packed slices (a slice of K is whole packed blocks: TILE_K is a multiple
+  // of the DEPTH of a block), the partial products beside the packs in the workspace.
+  s.slices_k = true;
+  s.description.host_parameters = {split_k_parameter()};
   s.reads_stored_a = [](const KernelOptions& o) { return opt(o, "A_REGISTERS") == 2; };
   auto threads = [](const KernelOptions& o) {
     return std::size_t(warpgroups(o) * kWarpgroupItems);

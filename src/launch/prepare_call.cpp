@@ -58,11 +58,22 @@ void plan_packing(PreparedCall& out, Precision precision, const KernelCall& call
                 (a ? "" : "; A read as stored and rounded in registers");
 }
 
+// The workspace bytes a kernel's packed operands take before its partial products (0 for a
+// kernel that packs nothing; SIZE_MAX where they do not fit one, which plan_packing reports).
+std::size_t packed_bytes(const KernelSpec& spec, const KernelOptions& options,
+                         const KernelCall& call, Precision precision) {
+  if (!spec.packs_operands) return 0;
+  const Packing packing = detail::packing(spec, call, options, precision);
+  if (packing.a_bytes == SIZE_MAX || packing.b_bytes == SIZE_MAX) return SIZE_MAX;
+  const std::size_t a = packing.a_packed ? workspace_region(packing.a_bytes / sizeof(float)) : 0;
+  return (a + workspace_region(packing.b_bytes / sizeof(float))) * sizeof(float);
+}
+
 // The GEMM kernel of `plan` for `call`: which operands are read from aligned copies
 // (plan_copies, which needs the operands' alignment) and the build for the call as the kernel
 // then reads them; for a kernel that slices K, the plan's split where it holds beside the
-// copies (holds_for), else the split planned again for what the build and the copies leave
-// (plan_split): a sliced launch is a program of its own.
+// copies and the packed operands (holds_for), else the split planned again for what the build,
+// the copies and the packs leave (plan_split): a sliced launch is a program of its own.
 PreparedKernel prepare_gemm(const CallPlan& plan, const KernelCall& call, DeviceRuntime& device,
                             ResolvedOptions& options, CopyChoice& copies, SplitPlan& split) {
   const KernelSpec& spec = find_spec(plan.run.kernel);
@@ -73,8 +84,11 @@ PreparedKernel prepare_gemm(const CallPlan& plan, const KernelCall& call, Device
         const KernelCall reads = copied_call(call, copies, kernel_options, device.limits());
         bool sliced = false;
         if (spec.slices_k) {
-          const std::size_t used =
+          const std::size_t packs =
+              packed_bytes(spec, kernel_options, call, plan.run.precision);
+          const std::size_t copied =
               lay_out_copies(call, copies, kernel_options).floats * sizeof(float);
+          const std::size_t used = packs > SIZE_MAX - copied ? SIZE_MAX : copied + packs;
           split = holds_for(plan.split, kernel_options, call, used, device.limits())
                       ? plan.split
                       : plan_split(spec, kernel_options, call, used, device.limits());
@@ -125,7 +139,7 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
   };
   if (out.copy_a || out.copy_b) out.copy = prepare_helper("copy_padded", "", device);
   if (spec.packs_operands) plan_packing(out, plan.run.precision, call, reserve, device);
-  // The split fits beside the copies (the same layout); kernels that pack do not slice K.
+  // The split fits beside the copies and the packs (prepare_gemm counted both).
   note(split.reason);
   if (split.slices.slices > 1) {
     out.slices = split.slices;

@@ -68,9 +68,12 @@ TEST(OperandPacking, AReadAsStoredIsBuiltWithItsTranspose) {
     const BuildVariant variant = build_variant(spec, options, &tt, false);
     EXPECT_EQ(variant.trans_a, a_registers == 2);
     EXPECT_FALSE(variant.trans_b);  // B is packed K-major whatever its transpose
+    // Unsplit and split (SLICED_K), each with both transposes of A where A is read as stored.
     const auto variants = build_variants(spec, options);
-    ASSERT_EQ(variants.size(), a_registers == 2 ? 2u : 1u);
+    ASSERT_EQ(variants.size(), a_registers == 2 ? 4u : 2u);
     EXPECT_FALSE(variants.front().trans_a);
+    EXPECT_FALSE(variants.front().sliced_k);
+    EXPECT_TRUE(variants.back().sliced_k);
     const std::string built = variant_build_options(spec, options, variant, Precision::TF32);
     EXPECT_NE(built.find(std::string("-D TRANS_A=") + (a_registers == 2 ? "1" : "0")),
               std::string::npos)

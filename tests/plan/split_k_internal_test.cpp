@@ -130,6 +130,42 @@ TEST(PlanSplit, PlannedSplitHoldsWhereTheCopiesChangeNothing) {
   EXPECT_FALSE(holds_for(planned, options, call_of(64, 64, 100000, 100000), 0, limits));
 }
 
+// The tensor-core kernels slice K as blocked does: a product whose tiles leave most of the
+// H200's units idle is split into slices of whole TILE_K steps (of whole packed blocks for
+// wgmma, whose 3xTF32 blocks are TILE_K / 2 deep), a batch or a product that fills the device
+// is not, and SPLIT_K forces a split.
+TEST(PlanSplit, TensorCoreKernelsSplitProductsThatLeaveTheDeviceIdle) {
+  DeviceLimits h200;
+  h200.compute_units = 132;
+  h200.max_allocation_bytes = std::size_t(35) << 30;
+  h200.max_work_group_size = 1024;
+  h200.local_memory_bytes = 48 * 1024;
+  for (const char* kernel : {"tensorcore", "wgmma"}) {
+    SCOPED_TRACE(kernel);
+    const KernelSpec& spec = find_spec(kernel);
+    ASSERT_TRUE(spec.slices_k);
+    KernelOptions options = resolve_options(kernel, h200, {});
+    const std::int64_t step = spec.block(options)[2];
+    // One work-group's tile of C, K = 8192: 8 slices of kMinSliceDepth = 1024.
+    const SplitPlan thin = plan_split(spec, options, call_of(64, 64, 8192, 8192), 0, h200);
+    EXPECT_EQ(thin.slices.slices, 8);
+    EXPECT_EQ(thin.slices.k_slice % step, 0);
+    EXPECT_NE(thin.reason.find("split-K into 8 slices"), std::string::npos) << thin.reason;
+    // A batch of the same products, and a product of many tiles: not split.
+    KernelCall batch = call_of(64, 64, 8192, 8192);
+    batch.batch = 4;
+    EXPECT_EQ(plan_split(spec, options, batch, 0, h200).slices.slices, 1);
+    EXPECT_EQ(plan_split(spec, options, call_of(4096, 4096, 4096, 4096), 0, h200).slices.slices,
+              1);
+    // Forced, even where the tiles fill the device; K not a multiple of the slices.
+    options["SPLIT_K"] = 3;
+    const SplitPlan forced = plan_split(spec, options, call_of(4096, 4096, 1000, 1000), 0, h200);
+    EXPECT_EQ(forced.slices.slices, 3);
+    EXPECT_EQ(forced.slices.k_slice % step, 0);
+    EXPECT_GE(forced.slices.k_slice * 3, 1000);
+  }
+}
+
 // The wave model (plan/wave_plan.hpp) on the H200's large tiles (128 x 256, one work-group per
 // SM: 132 at once) chooses the splits that measured fastest there.
 TEST(WaveModel, ChoosesTheSplitsMeasuredFastestOnTheH200) {

@@ -31,16 +31,25 @@ const Precision kReducedPrecisions[] = {Precision::TF32, Precision::TF32x3};
 
 // Ways of running a catalogue kernel that take another path through it, tested under their own
 // names beside the kernel's derived parameters: wgmma reading A as stored (A_REGISTERS 2, only
-// B packed) on 128 x 128 tiles, 32 deep so that 3xTF32 takes them too, in two stages.
+// B packed) on 128 x 128 tiles, 32 deep so that 3xTF32 takes them too, in two stages; and the
+// tensor-core kernels with K split into three slices (SPLIT_K 3, the partial products summed
+// by splitk_reduce), on the derived parameters and reading A as stored: the shapes whose K
+// spans several slices (130 and 300 deep, the accuracy test's 2048) end in a shorter slice.
 struct KernelVariant {
   std::string name, kernel;
   KernelOptions overrides;
 };
 const std::vector<KernelVariant>& kernel_variants() {
-  static const std::vector<KernelVariant> variants = {
-      {"wgmma_stored_a",
-       "wgmma",
-       {{"A_REGISTERS", 2}, {"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 32}, {"STAGES", 2}}}};
+  static const std::vector<KernelVariant> variants = [] {
+    const KernelOptions stored_a{
+        {"A_REGISTERS", 2}, {"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 32}, {"STAGES", 2}};
+    KernelOptions stored_a_split_k = stored_a;
+    stored_a_split_k["SPLIT_K"] = 3;
+    return std::vector<KernelVariant>{{"wgmma_stored_a", "wgmma", stored_a},
+                                      {"wgmma_split_k", "wgmma", {{"SPLIT_K", 3}}},
+                                      {"wgmma_stored_a_split_k", "wgmma", stored_a_split_k},
+                                      {"tensorcore_split_k", "tensorcore", {{"SPLIT_K", 3}}}};
+  }();
   return variants;
 }
 const KernelVariant* variant_named(const std::string& name) {
