@@ -84,8 +84,7 @@ PreparedKernel prepare_gemm(const CallPlan& plan, const KernelCall& call, Device
         const KernelCall reads = copied_call(call, copies, kernel_options, device.limits());
         bool sliced = false;
         if (spec.slices_k) {
-          const std::size_t packs =
-              packed_bytes(spec, kernel_options, call, plan.run.precision);
+          const std::size_t packs = packed_bytes(spec, kernel_options, call, plan.run.precision);
           const std::size_t copied =
               lay_out_copies(call, copies, kernel_options).floats * sizeof(float);
           const std::size_t used = packs > SIZE_MAX - copied ? SIZE_MAX : copied + packs;

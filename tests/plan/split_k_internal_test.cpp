@@ -155,8 +155,7 @@ TEST(PlanSplit, TensorCoreKernelsSplitProductsThatLeaveTheDeviceIdle) {
     KernelCall batch = call_of(64, 64, 8192, 8192);
     batch.batch = 4;
     EXPECT_EQ(plan_split(spec, options, batch, 0, h200).slices.slices, 1);
-    EXPECT_EQ(plan_split(spec, options, call_of(4096, 4096, 4096, 4096), 0, h200).slices.slices,
-              1);
+    EXPECT_EQ(plan_split(spec, options, call_of(4096, 4096, 4096, 4096), 0, h200).slices.slices, 1);
     // Forced, even where the tiles fill the device; K not a multiple of the slices.
     options["SPLIT_K"] = 3;
     const SplitPlan forced = plan_split(spec, options, call_of(4096, 4096, 1000, 1000), 0, h200);
