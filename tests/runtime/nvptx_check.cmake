@@ -45,6 +45,10 @@ compile(tensorcore_medium tensorcore.cl -DTILE_M=128 -DTILE_N=64 -DTILE_K=32 -DW
 compile(tensorcore_small_warps tensorcore.cl -DTILE_M=64 -DTILE_N=64 -DTILE_K=32 -DWARP_M=32
         -DWARP_N=32 -DPRECISION=2 -DTRANS_B=1)
 compile(tensorcore_deep tensorcore.cl -DTILE_K=8 -DSTAGES=4 -DPRECISION=2 -DTRANS_A=1)
+# Split-K (SLICED_K) in both precisions, with an epilogue (left to the reduction).
+compile(tensorcore_sliced_tf32 tensorcore.cl -DSLICED_K=1 -DA_ALIGNED=1 -DB_ALIGNED=1)
+compile(tensorcore_sliced_3x tensorcore.cl -DSLICED_K=1 -DPRECISION=2 -DTRANS_B=1 -DBIAS=1
+        -DACTIVATION=2)
 # The wgmma probe: its sm_90a statements are marked comments (kernels/wgmma.clh) that the
 # compiler fills with registers; ptxas checks the rewritten PTX where it is installed
 # (kernels.wgmma_probe_ptxas).

@@ -30,6 +30,12 @@ float __attribute__((overloadable)) mad(float a, float b, float c) {
 int __attribute__((overloadable)) isnan(float x) {
   return __builtin_isnan(x);
 }
+int __attribute__((overloadable)) max(int a, int b) {
+  return a > b ? a : b;
+}
+int __attribute__((overloadable)) min(int a, int b) {
+  return a < b ? a : b;
+}
 #include "wgmma.cl"
 ]=])
 
@@ -137,4 +143,10 @@ check(wgmma_last_warp_128x128x24_s3 -DA_REGISTERS=1 -DTILE_N=128 -DTILE_K=24 -DS
       -DLAST_WARP_REFILLS=1)
 check(wgmma_last_warp_128x64x32_s4_3x -DA_REGISTERS=1 -DTILE_K=32 -DSTAGES=4
       -DLAST_WARP_REFILLS=1 -DPRECISION=2)
+# Split-K (SLICED_K): the derived tiles in both precisions, A read as stored transposed, an
+# epilogue (left to the reduction).
+check(wgmma_sliced_1 -DSLICED_K=1 -DA_REGISTERS=1 -DTILE_K=32)
+check(wgmma_sliced_2 -DSLICED_K=1 -DA_REGISTERS=1 -DTILE_K=32 -DPRECISION=2)
+check(wgmma_sliced_stored_a_t -DSLICED_K=1 -DA_REGISTERS=2 -DTRANS_A=1 -DTILE_N=128 -DTILE_K=32
+      -DSTAGES=2 -DBIAS=2 -DACTIVATION=1)
 message(STATUS "wgmma.cl: every variant's rewritten PTX assembles for sm_90a:${report}")
