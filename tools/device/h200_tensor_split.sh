@@ -8,8 +8,9 @@
 #   3. auto in TF32 and 3xTF32 on thin and long-K shapes, its split against SPLIT_K = 1;
 #   4. the llm suite: auto@tf32 and auto@3xtf32 (clgemm-bench) beside cuBLAS TF32 and FP32
 #      (tools/device/cublas_suite.py on the same shapes) and the ratio table.
-# Outputs under $OUT: precision-tests.txt, bench.json, cublas.json, ratios.txt.
-#   usage: tools/device/h200_tensor_split.sh
+# Outputs under $OUT: precision-tests.txt, bench-SUITE.json, cublas-SUITE.json, ratios-SUITE.txt.
+#   usage: tools/device/h200_tensor_split.sh [PARTS]   (default "1 2 3 4"; SUITES for part 4,
+#          default "llm", e.g. "llm batched")
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
 export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
@@ -17,9 +18,12 @@ export CLGEMM_CACHE_DIR=/tmp/clgemm-cache PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp}
 RUN=build-device/clgemm-run
 OLD_KERNELS=${OLD_KERNELS:-$PWD/devrun/kernels-sum8}
+PARTS=" ${1:-1 2 3 4} "
+part() { [[ $PARTS == *" $1 "* ]]; }
 speed() { grep -oE '[0-9.]+ GFLOP/s' <<<"$1" | head -1; }
 verdict() { grep -oE '^verify: +[a-zA-Z]+' <<<"$1"; }
 
+if part 1; then
 echo "== 1. precision tests"
 timeout 260 build-device/tests/clgemm-precision-tests --gtest_brief=1 >"$OUT/precision-tests.txt" 2>&1
 echo "rc=$?" >>"$OUT/precision-tests.txt"
@@ -38,6 +42,9 @@ for p in tf32 3xtf32; do
   done
 done
 
+fi
+
+if part 2; then
 echo "== 2. tensorcore 3xTF32: sums of 8 (old) against 16 (new), 128 x 128 x 16 and 128 x 64 x 32"
 for n in 1024 2048 4096; do
   for tiles in "" "-D TILE_N=64 -D TILE_K=32 -D WARP_N=32 -D STAGES=2"; do
@@ -49,6 +56,9 @@ for n in 1024 2048 4096; do
   done
 done
 
+fi
+
+if part 3; then
 echo "== 3. auto's split on tensor cores against SPLIT_K = 1"
 for p in tf32 3xtf32; do
   for shape in "64 64 8192" "256 256 16384" "24 6144 6144" "128 11008 4096" "96 12288 3072" \
@@ -64,11 +74,17 @@ for p in tf32 3xtf32; do
   done
 done
 
-echo "== 4. the llm suite beside cuBLAS"
-build-device/clgemm-bench --suite llm --kernels auto@tf32 auto@3xtf32 --peers none \
-  --json "$OUT/bench.json" >"$OUT/bench.txt" 2>&1
-tail -3 "$OUT/bench.txt"
-timeout 200 python3 tools/device/cublas_suite.py --shapes-from "$OUT/bench.json" \
-  -o "$OUT/cublas.json" 2>&1 | tail -3
-python3 tools/bench/bench_ratios.py "$OUT/bench.json" "$OUT/cublas.json" 2>&1 |
-  tee "$OUT/ratios.txt"
+fi
+
+if part 4; then
+for suite in ${SUITES:-llm}; do
+  echo "== 4. the $suite suite beside cuBLAS"
+  build-device/clgemm-bench --suite $suite --kernels auto@tf32 auto@3xtf32 --peers none \
+    --json "$OUT/bench-$suite.json" >"$OUT/bench-$suite.txt" 2>&1
+  tail -3 "$OUT/bench-$suite.txt"
+  timeout 200 python3 tools/device/cublas_suite.py --shapes-from "$OUT/bench-$suite.json" \
+    -o "$OUT/cublas-$suite.json" 2>&1 | tail -3
+  python3 tools/bench/bench_ratios.py "$OUT/bench-$suite.json" "$OUT/cublas-$suite.json" 2>&1 |
+    tee "$OUT/ratios-$suite.txt"
+done
+fi
