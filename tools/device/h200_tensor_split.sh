@@ -9,8 +9,8 @@
 #   4. the llm suite: auto@tf32 and auto@3xtf32 (clgemm-bench) beside cuBLAS TF32 and FP32
 #      (tools/device/cublas_suite.py on the same shapes) and the ratio table.
 # Outputs under $OUT: precision-tests.txt, bench-SUITE.json, cublas-SUITE.json, ratios-SUITE.txt.
-#   usage: tools/device/h200_tensor_split.sh [PARTS]   (default "1 2 3 4"; SUITES for part 4,
-#          default "llm", e.g. "llm batched")
+#   usage: tools/device/h200_tensor_split.sh [PARTS]   (default "1 2 3 4"; SHAPES for part 3,
+#          MxNxK ..., SUITES for part 4, default "llm", e.g. "llm batched")
 set -uo pipefail
 source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
 export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
@@ -20,7 +20,7 @@ RUN=build-device/clgemm-run
 OLD_KERNELS=${OLD_KERNELS:-$PWD/devrun/kernels-sum8}
 PARTS=" ${1:-1 2 3 4} "
 part() { [[ $PARTS == *" $1 "* ]]; }
-speed() { grep -oE '[0-9.]+ GFLOP/s' <<<"$1" | head -1; }
+speed() { grep -E '^speed:' <<<"$1" | grep -oE '[0-9.]+ GFLOP/s'; }
 verdict() { grep -oE '^verify: +[a-zA-Z]+' <<<"$1"; }
 
 if part 1; then
@@ -61,9 +61,9 @@ fi
 if part 3; then
 echo "== 3. auto's split on tensor cores against SPLIT_K = 1"
 for p in tf32 3xtf32; do
-  for shape in "64 64 8192" "256 256 16384" "24 6144 6144" "128 11008 4096" "96 12288 3072" \
-               "512 512 8192" "1024 1024 1024"; do
-    set -- $shape
+  for shape in ${SHAPES:-64x64x8192 256x256x16384 24x6144x6144 128x11008x4096 96x12288x3072 \
+                512x512x8192 1024x1024x1024}; do
+    set -- ${shape//x/ }
     for split in 1 0; do
       out=$(timeout 60 $RUN --kernel auto --precision $p --m $1 --n $2 --k $3 --reps 20 --warmup 3 \
             -D SPLIT_K=$split 2>&1)
