@@ -15,7 +15,7 @@ const std::vector<KernelSpec>& kernel_specs() {
   // process-wide object a Context reads (support/immortal.hpp).
   static const auto& specs = immortal<std::vector<KernelSpec>>(std::vector<KernelSpec>{
       base_spec(), row_spec(), private_spec(), tile_spec(), coarsened_spec(), vectorized_spec(),
-      blocked_spec(), tensorcore_spec(), wgmma_spec(), gemv_spec()});
+      blocked_spec(), tensorcore_spec(), wgmma_spec(), gemv_spec(), register_block_spec()});
   return specs;
 }
 

@@ -101,7 +101,8 @@ const std::vector<KernelSpec>& kernel_specs();
 const KernelSpec& find_spec(const std::string& name);
 
 // One builder per kernel, each in the file of its family: the ladder (ladder_specs.cpp), the
-// production kernels (blocked_spec.cpp, tensorcore_spec.cpp, wgmma_spec.cpp, gemv_spec.cpp).
+// production kernels (blocked_spec.cpp, tensorcore_spec.cpp, wgmma_spec.cpp, gemv_spec.cpp,
+// register_block_spec.cpp).
 KernelSpec base_spec();
 KernelSpec row_spec();
 KernelSpec private_spec();
@@ -114,6 +115,7 @@ KernelSpec blocked_spec();
 KernelSpec tensorcore_spec();
 KernelSpec wgmma_spec();
 KernelSpec gemv_spec();
+KernelSpec register_block_spec();
 // The gemv kernel's regime: the short side of C at most `max_rows`, the long side at least 256
 // and 8 times the short one, and K at least 256, so that streaming the long operand is the
 // work. GPUs run gemv for at most kGemvRowsOnGpus rows (kernel_choice.cpp says why); its

@@ -41,11 +41,23 @@ Shape measured_shape(const TunedEntry& e) {
   return call_shape(detail::row_major_call(representative_problem(e.shape_class)));
 }
 
-// How far apart two shapes are in size: |log(volume ratio)|, for ties between predictions.
-double size_distance(const Shape& a, const Shape& b) {
+// How far apart two shapes are: in size, |log(volume ratio)|, and between shapes of one size
+// in their sides, the sum of |log(side ratio)| (32x4096x8192 is as large as 1024^3, but
+// nearer to itself). Ordered by size first.
+struct SizeDistance {
+  double volume = 0, sides = 0;
+  bool operator<(const SizeDistance& o) const {
+    return volume < o.volume || (volume == o.volume && sides < o.sides);
+  }
+};
+SizeDistance size_distance(const Shape& a, const Shape& b) {
+  const auto log_ratio = [](std::int64_t x, std::int64_t y) {
+    return std::fabs(std::log(double(x) / double(y)));
+  };
   const double va = double(a.m) * double(a.n) * double(a.k);
   const double vb = double(b.m) * double(b.n) * double(b.k);
-  return std::fabs(std::log(va / vb));
+  return {std::fabs(std::log(va / vb)),
+          log_ratio(a.m, b.m) + log_ratio(a.n, b.n) + log_ratio(a.k, b.k)};
 }
 
 struct Candidate {
@@ -54,7 +66,7 @@ struct Candidate {
   KernelOptions options;  // complete (resolved)
   double predicted_gflops = 0;
   double fill = 0;
-  double distance = 0;
+  SizeDistance distance;
 };
 
 std::string format_gflops(double gflops) {
@@ -170,12 +182,14 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     c.distance = size_distance(shape, measured);
     candidates.push_back(std::move(c));
   }
-  // On tensor cores a kernel's measurement nearer to the shape bounds its farther ones: these
-  // kernels run one or two work-groups per compute unit, where the fill model sees a full
-  // device on a small problem as on a large one (on the H200, wgmma's 3xTF32 entry from
-  // 4096^3, 78 TFLOP/s, would claim 1024^3, where its own entry measured 27.7). The FP32
-  // kernels' choices, measured over the shape suite with the fill model alone, keep it.
-  if (on_cores)
+  // On tensor cores and on CPUs a kernel's measurement nearer to the shape bounds its farther
+  // ones: the fill model sees a full device on a small problem as on a large one where a
+  // kernel runs one or two work-groups per compute unit (on the H200, wgmma's 3xTF32 entry
+  // from 4096^3, 78 TFLOP/s, would claim 1024^3, where its own entry measured 27.7), and on a
+  // CPU, whose few cores any problem fills (on PoCL, register_block's 149 GFLOP/s from 512^3
+  // would claim 32x4096x8192, where its own entry measured 31). The GPU FP32 kernels'
+  // choices, measured over the shape suite with the fill model alone, keep it.
+  if (on_cores || device.type == DeviceType::CPU)
     for (auto& c : candidates)
       for (const auto& nearer : candidates)
         if (nearer.kernel == c.kernel && nearer.distance < c.distance)

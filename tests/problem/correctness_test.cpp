@@ -122,7 +122,15 @@ INSTANTIATE_TEST_SUITE_P(
         Override{"blocked",
                  blocked_gpu_tiles(
                      {{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}, {"UNROLL", 0}}),
-                 "blocked_gpu_warp_tiles"}),
+                 "blocked_gpu_warp_tiles"},
+        // register_block with scalar, narrow and wide rows of odd heights: edge blocks in
+        // both directions, the vector path and the element path.
+        Override{
+            "register_block", {{"ROWS", 5}, {"VEC", 1}, {"VECTORS", 1}}, "register_block_scalar"},
+        Override{
+            "register_block", {{"ROWS", 3}, {"VEC", 4}, {"VECTORS", 2}}, "register_block_vec4x2"},
+        Override{
+            "register_block", {{"ROWS", 7}, {"VEC", 16}, {"VECTORS", 4}}, "register_block_wide"}),
     [](const auto& info) { return info.param.label; });
 
 // blocked's inner-loop options, each set on small tiles (not unrolled, so quick to compile on

@@ -1,0 +1,64 @@
+// The register-blocked CPU kernel as data: one work-item per work-group, a ROWS x (VEC *
+// VECTORS) block of C in vector registers, operands read from global memory (the CPU's caches).
+#include "catalog/kernel_spec.hpp"
+
+namespace clgemm::detail {
+
+namespace {
+long columns(const KernelOptions& o) {
+  return opt(o, "VEC") * opt(o, "VECTORS");
+}
+}  // namespace
+
+KernelSpec register_block_spec() {
+  KernelSpec s;
+  s.description = {
+      "register_block",
+      "register_block.cl",
+      "for CPUs: one work-item per work-group keeps ROWS x (VEC * VECTORS) outputs in vector "
+      "registers and reads A and B from global memory through the caches, with no local "
+      "memory and no barrier",
+      {{"ROWS", "rows of C per work-item", 1, 64, {4, 6, 8, 12, 16}},
+       {"VEC", "floats per vector (1, 2, 4, 8 or 16)", 1, 16, {8, 16}},
+       {"VECTORS", "vectors per row of C (1, 2 or 4)", 1, 4, {1, 2}}}};
+  s.entry_point = "gemm_register_block";
+  s.outputs_per_work_item = [](const KernelOptions& o) { return opt(o, "ROWS") * columns(o); };
+  // The accumulators fill about three quarters of the vector registers. PoCL names its CPU
+  // device after the LLVM target (pthread-skylake-avx512-..., pthread-haswell-...): with
+  // AVX-512, 32 registers of 16 floats, 12 rows of two float16 (112 GFLOP/s at 768^3 on the
+  // 2-core Xeon, where blocked's local-memory tiles reach 45-53; docs/PERFORMANCE.md); else
+  // 16 registers of 8 floats (AVX2), 6 rows of two float8, not measured.
+  s.derive = [](const DeviceLimits& d) {
+    if (d.name.find("avx512") != std::string::npos)
+      return KernelOptions{{"ROWS", 12}, {"VEC", 16}, {"VECTORS", 2}};
+    return KernelOptions{{"ROWS", 6}, {"VEC", 8}, {"VECTORS", 2}};
+  };
+  s.constraints = {
+      {"VEC is 1, 2, 4, 8 or 16",
+       [](const KernelOptions& o) {
+         const long v = opt(o, "VEC");
+         return is_power_of_two(v) && v <= 16;
+       }},
+      {"VECTORS is 1, 2 or 4",
+       [](const KernelOptions& o) {
+         const long v = opt(o, "VECTORS");
+         return v == 1 || v == 2 || v == 4;
+       }},
+  };
+  s.work_group = [](const KernelOptions&) { return std::array<std::size_t, 2>{1, 1}; };
+  s.local_memory_bytes = [](const KernelOptions&) { return std::size_t(0); };
+  s.geometry = [](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    return LaunchGeometry{{groups(n, std::size_t(columns(o))), groups(m, std::size_t(opt(o, "ROWS")))},
+                          {1, 1}};
+  };
+  s.block = [](const KernelOptions& o) {
+    return std::array<std::int64_t, 3>{opt(o, "ROWS"), columns(o), 1};
+  };
+  // Each work-item reads its ROWS rows of A and COLUMNS columns of B over all of K.
+  s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return tiled_loads(m, n, k, opt(o, "ROWS"), columns(o));
+  };
+  return s;
+}
+
+}  // namespace clgemm::detail
