@@ -48,8 +48,8 @@ KernelSpec register_block_spec() {
   s.work_group = [](const KernelOptions&) { return std::array<std::size_t, 2>{1, 1}; };
   s.local_memory_bytes = [](const KernelOptions&) { return std::size_t(0); };
   s.geometry = [](const KernelOptions& o, std::int64_t m, std::int64_t n) {
-    return LaunchGeometry{{groups(n, std::size_t(columns(o))), groups(m, std::size_t(opt(o, "ROWS")))},
-                          {1, 1}};
+    return LaunchGeometry{
+        {groups(n, std::size_t(columns(o))), groups(m, std::size_t(opt(o, "ROWS")))}, {1, 1}};
   };
   s.block = [](const KernelOptions& o) {
     return std::array<std::int64_t, 3>{opt(o, "ROWS"), columns(o), 1};
