@@ -68,6 +68,7 @@ struct CheckedRun {
   const float* c_fill = nullptr;
   double full_check_limit = kFullCheckLimit;
   std::size_t lines = kSampledLines;
+  Context* context = nullptr;  // where the call runs: shared_context() when null
 };
 
 // What a call did and left: its record, its check against the double reference, and C
@@ -94,7 +95,8 @@ inline RunOutcome run_checked(const GemmProblem& problem, const RunSettings& set
   RunOutcome out;
   out.c_before = c_before;
   out.c = c_before;
-  out.record = shared_context().sgemm(p, a.data(), b.data(), out.c.data(), settings);
+  Context& context = how.context ? *how.context : shared_context();
+  out.record = context.sgemm(p, a.data(), b.data(), out.c.data(), settings);
   out.check = verify_gemm(p, a.data(), b.data(), c_before.data(), out.c.data(),
                           how.full_check_limit, how.lines);
   return out;

@@ -236,9 +236,9 @@ TEST(Options, BuildOptionStringListsEveryParameter) {
 
 TEST(Catalog, LadderOrderAndUnknownKernel) {
   const auto& catalog = kernel_catalog();
-  ASSERT_EQ(catalog.size(), 10u);
-  const char* order[] = {"base",       "row",     "private",    "tile",  "coarsened",
-                         "vectorized", "blocked", "tensorcore", "wgmma", "gemv"};
+  ASSERT_EQ(catalog.size(), 11u);
+  const char* order[] = {"base",    "row",        "private", "tile", "coarsened",     "vectorized",
+                         "blocked", "tensorcore", "wgmma",   "gemv", "register_block"};
   for (std::size_t i = 0; i < catalog.size(); ++i) EXPECT_EQ(catalog[i].name, order[i]);
   try {
     find_kernel("tiled");

@@ -4,6 +4,7 @@
 // unchanged, on shapes built from the derived tiles of this device so that the split happens.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -15,9 +16,40 @@ namespace {
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-// The derived blocked tiles, as auto uses them on a device without tuned entries (PoCL).
+// The tests build their shapes from blocked's derived tiles, which `auto` takes on a device
+// without tuned entries. Their calls run on a Context of their own whose tuning gives every
+// shape class of this device (gemv's and the batches' aside) blocked with those parameters: a
+// user tuning file (CLGEMM_TUNING_FILE) whose entries replace the shipped ones of this device
+// (PoCL's register_block), read at the Context's first choice. Never destroyed, like
+// edge_context().
+Context& edge_context() {
+  static Context& context = *[] {
+    auto* made = new Context();
+    const std::string path = ::testing::TempDir() + "clgemm_edge_split_tuning.json";
+    std::remove(path.c_str());
+    TuningDatabase::update_file(path, [made](TuningDatabase& database) {
+      for (const std::string& shape_class : shape_classes()) {
+        if (shape_class == "gemv" || shape_class.rfind("batched", 0) == 0) continue;
+        TunedEntry entry = TunedEntry::for_device(made->device());
+        entry.shape_class = shape_class;
+        entry.kernel = "blocked";
+        entry.options = derive_options("blocked", made->device());
+        entry.gflops = 1000;
+        const GemmProblem measured = representative_problem(shape_class);
+        entry.m = measured.m, entry.n = measured.n, entry.k = measured.k;
+        entry.tuned = "2026-12-06";
+        database.put(entry);
+      }
+    });
+    ScopedVariable file("CLGEMM_TUNING_FILE", path);
+    made->choose(GemmProblem::packed(64, 64, 64));  // reads the tuning while `file` is set
+    return made;
+  }();
+  return context;
+}
+
 std::int64_t tile(const char* name) {
-  return derive_options("blocked", shared_context().device()).at(name);
+  return derive_options("blocked", edge_context().device()).at(name);
 }
 
 // A problem one row and one column past whole tiles, 16 x 8 of them, K = 1024 (at least
@@ -41,7 +73,7 @@ GemmProblem edge_problem(Layout layout, Transpose ta, Transpose tb) {
 RunOutcome run(const GemmProblem& problem, const std::string& kernel = "auto",
                const float* c_fill = nullptr, bool sampled = false) {
   return run_checked(problem, kernel_settings(kernel),
-                     {c_fill, sampled ? 0.0 : kFullCheckLimit, 65});
+                     {c_fill, sampled ? 0.0 : kFullCheckLimit, 65, &edge_context()});
 }
 
 bool split(const GemmRecord& record) {
@@ -125,15 +157,16 @@ TEST(EdgeSplit, OnlyWhereItPays) {
 // a parameter no kernel of the call takes is still an error naming it.
 TEST(EdgeSplit, CallersParametersFollowTheStripsThatTakeThem) {
   const GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
-  const RunOutcome out =
-      run_checked(p, kernel_settings("auto", {{"ALIGN_COPY", 0}}), {nullptr, 0.0, 65});
+  const RunOutcome out = run_checked(p, kernel_settings("auto", {{"ALIGN_COPY", 0}}),
+                                     {nullptr, 0.0, 65, &edge_context()});
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
   ASSERT_TRUE(split(out.record)) << out.record.kernel_choice;
   EXPECT_NE(out.record.kernel_choice.find("not copied (ALIGN_COPY = 0)"), std::string::npos)
       << out.record.kernel_choice;
   EXPECT_FALSE(out.record.copied_a || out.record.copied_b);
   try {
-    run_checked(p, kernel_settings("auto", {{"NO_SUCH_PARAMETER", 1}}), {nullptr, 0.0, 65});
+    run_checked(p, kernel_settings("auto", {{"NO_SUCH_PARAMETER", 1}}),
+                {nullptr, 0.0, 65, &edge_context()});
     FAIL() << "an unknown parameter was accepted";
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ErrorCode::InvalidOption);
@@ -147,8 +180,8 @@ TEST(EdgeSplit, CallersParametersFollowTheStripsThatTakeThem) {
 // and an event asked for is the last strip's. Without an event the caller's clFinish waits for
 // every part.
 TEST(EdgeSplit, PartsKeepTheirOrderOnEveryKindOfQueue) {
-  const cl_context context = shared_context().opencl_context();
-  const cl_device_id device = shared_context().opencl_device();
+  const cl_context context = edge_context().opencl_context();
+  const cl_device_id device = edge_context().opencl_device();
   const GemmProblem p = edge_problem(Layout::RowMajor, Transpose::NoTrans, Transpose::NoTrans);
   auto a = random_matrix(p.a_elements(), 61), b = random_matrix(p.b_elements(), 62);
   const auto c_before = random_matrix(p.c_elements(), 63);
@@ -170,8 +203,8 @@ TEST(EdgeSplit, PartsKeepTheirOrderOnEveryKindOfQueue) {
       cl_event gate = clCreateUserEvent(context, &status);
       ASSERT_EQ(status, CL_SUCCESS);
       cl_event done = nullptr;
-      const GemmRecord record = shared_context().sgemm(p, a_mem, b_mem, c_mem, queue,
-                                                       with_event ? &done : nullptr, {}, {gate});
+      const GemmRecord record = edge_context().sgemm(p, a_mem, b_mem, c_mem, queue,
+                                                     with_event ? &done : nullptr, {}, {gate});
       ASSERT_TRUE(split(record)) << record.kernel_choice;
       EXPECT_EQ(done != nullptr, with_event);
       clFlush(queue);
@@ -207,7 +240,7 @@ TEST(EdgeSplit, BatchesAreNotSplit) {
   // The call's plan keeps the batch whole, one launch over its products. (From host arrays on
   // a GPU, the host-memory engine may still send the products as tiles of their own, each
   // planned, and so possibly split, alone: the record of such a call names its tiles.)
-  const KernelChoice choice = shared_context().choose(p);
+  const KernelChoice choice = edge_context().choose(p);
   EXPECT_EQ(choice.reason.find("edge-aware tiling"), std::string::npos) << choice.reason;
 }
 
