@@ -19,6 +19,9 @@
 #ifndef VECTORS
 #define VECTORS 1 // vectors per row of C: 1, 2 or 4
 #endif
+#ifndef DOWN_ROWS_FIRST
+#define DOWN_ROWS_FIRST 0 // 1: the work-groups go down C's rows first, 0: along them first
+#endif
 
 #define COLUMNS (VEC * VECTORS) // columns of C per work-item
 #define JOIN(a, b) a##b
@@ -44,8 +47,18 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block
   SELECT_PRODUCT(get_group_id(2));
   A += a_offset;
   B += b_offset;
+#if DOWN_ROWS_FIRST
+  // The work-groups in launch order go down C's rows first: consecutive ones share a panel of
+  // B's columns (read from memory once) and take A's rows again from the caches.
+  const int row_blocks = (M + ROWS - 1) / ROWS;
+  const size_t linear = get_group_id(0) + get_group_id(1) * get_num_groups(0);
+  const int col0 = (int)(linear / row_blocks) * COLUMNS;
+  const int row0 = (int)(linear % row_blocks) * ROWS;
+#else
+  // Along C's rows first: consecutive work-groups share A's rows.
   const int col0 = get_group_id(0) * COLUMNS;
   const int row0 = get_group_id(1) * ROWS;
+#endif
   // Rows past M repeat row M - 1 (read, never stored).
   int rows[ROWS];
   for (int i = 0; i < ROWS; ++i) rows[i] = min(row0 + i, M - 1);

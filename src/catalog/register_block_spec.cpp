@@ -20,18 +20,24 @@ KernelSpec register_block_spec() {
       "memory and no barrier",
       {{"ROWS", "rows of C per work-item", 1, 64, {4, 6, 8, 12, 16}},
        {"VEC", "floats per vector (1, 2, 4, 8 or 16)", 1, 16, {8, 16}},
-       {"VECTORS", "vectors per row of C (1, 2 or 4)", 1, 4, {1, 2}}}};
+       {"VECTORS", "vectors per row of C (1, 2 or 4)", 1, 4, {1, 2}},
+       {"DOWN_ROWS_FIRST",
+        "1: the work-groups go down C's rows first (a panel of B shared by consecutive ones), "
+        "0: along them first (A's rows shared)",
+        0,
+        1,
+        {0, 1}}}};
   s.entry_point = "gemm_register_block";
   s.outputs_per_work_item = [](const KernelOptions& o) { return opt(o, "ROWS") * columns(o); };
   // The accumulators fill about three quarters of the vector registers. PoCL names its CPU
   // device after the LLVM target (pthread-skylake-avx512-..., pthread-haswell-...): with
-  // AVX-512, 32 registers of 16 floats, 12 rows of two float16 (112 GFLOP/s at 768^3 on the
+  // AVX-512, 32 registers of 16 floats, 12 rows of two float16 (85-110 GFLOP/s at 768^3 on the
   // 2-core Xeon, where blocked's local-memory tiles reach 45-53; docs/PERFORMANCE.md); else
   // 16 registers of 8 floats (AVX2), 6 rows of two float8, not measured.
   s.derive = [](const DeviceLimits& d) {
     if (d.name.find("avx512") != std::string::npos)
-      return KernelOptions{{"ROWS", 12}, {"VEC", 16}, {"VECTORS", 2}};
-    return KernelOptions{{"ROWS", 6}, {"VEC", 8}, {"VECTORS", 2}};
+      return KernelOptions{{"ROWS", 12}, {"VEC", 16}, {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 0}};
+    return KernelOptions{{"ROWS", 6}, {"VEC", 8}, {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 0}};
   };
   s.constraints = {
       {"VEC is 1, 2, 4, 8 or 16",

@@ -130,7 +130,10 @@ INSTANTIATE_TEST_SUITE_P(
         Override{
             "register_block", {{"ROWS", 3}, {"VEC", 4}, {"VECTORS", 2}}, "register_block_vec4x2"},
         Override{
-            "register_block", {{"ROWS", 7}, {"VEC", 16}, {"VECTORS", 4}}, "register_block_wide"}),
+            "register_block", {{"ROWS", 7}, {"VEC", 16}, {"VECTORS", 4}}, "register_block_wide"},
+        Override{"register_block",
+                 {{"ROWS", 5}, {"VEC", 8}, {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 1}},
+                 "register_block_down_rows_first"}),
     [](const auto& info) { return info.param.label; });
 
 // blocked's inner-loop options, each set on small tiles (not unrolled, so quick to compile on
