@@ -66,6 +66,24 @@ TEST(Options, DerivedOptionsAreValidEverywhere) {
   }
 }
 
+// register_block's parameters out of their range or rule are refused before any build, naming
+// the parameter.
+TEST(Options, RegisterBlockParametersAreChecked) {
+  const auto cpu = fake_device(DeviceType::CPU, 4096, 4 << 20);
+  for (const KernelOptions& bad :
+       {KernelOptions{{"VEC", 3}}, KernelOptions{{"VECTORS", 3}}, KernelOptions{{"ROWS", 0}},
+        KernelOptions{{"ROWS", 65}}, KernelOptions{{"DOWN_ROWS_FIRST", 2}}}) {
+    const std::string name = bad.begin()->first;
+    try {
+      resolve_options("register_block", cpu, bad);
+      ADD_FAILURE() << name << " = " << bad.begin()->second << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidOption) << e.what();
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Options, VectorizedUsesLargeBlocksOnBigGpus) {
   const auto o = derive_options("vectorized", fake_device(DeviceType::GPU, 1024, 49152));
   EXPECT_EQ(o.at("TILE_M"), 128);
