@@ -198,8 +198,8 @@ UNROLL_LOOP
 __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
     GEMM_PARAMETERS, SLICE_PARAMETERS) {
   SELECT_PRODUCT_SLICE(get_group_id(2));
-  A += TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin;
-  B += TRANS_B ? (size_t)k_begin : (size_t)k_begin * ldb;
+  A = &A_AT(0, k_begin); // this slice's first column of op(A) and row of op(B)
+  B = &B_AT(k_begin, 0);
   A += a_offset;
   B += b_offset;
   const int tx = get_local_id(0);

@@ -170,8 +170,8 @@ inline void split_tf32(float *x, float *low) {
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_tensorcore(
     GEMM_PARAMETERS, SLICE_PARAMETERS) {
   SELECT_PRODUCT_SLICE(get_group_id(2));
-  A += TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin;
-  B += TRANS_B ? (size_t)k_begin : (size_t)k_begin * ldb;
+  A = &A_AT(0, k_begin); // this slice's first column of op(A) and row of op(B)
+  B = &B_AT(k_begin, 0);
   const int tid = get_local_id(0);
   const int lane = tid % 32, warp = tid / 32;
   const int warp_row = (warp / WARPS_N) * WARP_M;

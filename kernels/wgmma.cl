@@ -359,7 +359,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(
       ((size_t)get_group_id(0) * packed_slices + k_begin / DEPTH) * B_BLOCK;
 #if A_REGISTERS == 2
   const FragmentSource fragment_source = {
-      A + a_offset + (TRANS_A ? (size_t)k_begin * lda : (size_t)k_begin), lda, M, k_count,
+      &A_AT(0, k_begin) + a_offset, lda, M, k_count,
       row0 + warpgroup * SUBTILES * 64 + warp * 16 + lane / 4, 2 * (lane % 4),
       !TRANS_A && ((a_offset | (ulong)lda) & 1) == 0, row0 + TILE_M <= M};
   (void)a_blocks;

@@ -113,11 +113,7 @@ KernelSpec gemv_spec() {
     return o;
   };
   s.constraints = {
-      {"VEC is 1, 2, 4, 8 or 16",
-       [](const KernelOptions& o) {
-         const long v = opt(o, "VEC");
-         return is_power_of_two(v) && v <= 16;
-       }},
+      vector_width_constraint(),
       {"PASS_ROWS <= SMALL",
        [](const KernelOptions& o) { return opt(o, "PASS_ROWS") <= opt(o, "SMALL"); }},
   };

@@ -171,6 +171,13 @@ inline std::function<long(const KernelOptions&)> one_staged_page(const KernelSpe
     return staged_page_share(lm(o), 2, wgf(o));
   };
 }
+// VEC, the floats of one vector load, is an OpenCL vector width.
+inline Constraint vector_width_constraint() {
+  return {"VEC is 1, 2, 4, 8 or 16", [](const KernelOptions& o) {
+            const long v = opt(o, "VEC");
+            return is_power_of_two(v) && v <= 16;
+          }};
+}
 inline bool is_cpu(const DeviceLimits& d) {
   return d.type == DeviceType::CPU;
 }

@@ -231,11 +231,7 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
     return long(wg[0] * wg[1]);
   };
   s.constraints = {
-      {"VEC is 1, 2, 4, 8 or 16",
-       [](const KernelOptions& o) {
-         const long v = opt(o, "VEC");
-         return is_power_of_two(v) && v <= 16;
-       }},
+      vector_width_constraint(),
       {"TILE_M % ITEM_M == 0",
        [](const KernelOptions& o) { return opt(o, "TILE_M") % opt(o, "ITEM_M") == 0; }},
       {"TILE_N % ITEM_N == 0",

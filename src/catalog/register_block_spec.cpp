@@ -40,11 +40,7 @@ KernelSpec register_block_spec() {
     return KernelOptions{{"ROWS", 6}, {"VEC", 8}, {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 0}};
   };
   s.constraints = {
-      {"VEC is 1, 2, 4, 8 or 16",
-       [](const KernelOptions& o) {
-         const long v = opt(o, "VEC");
-         return is_power_of_two(v) && v <= 16;
-       }},
+      vector_width_constraint(),
       {"VECTORS is 1, 2 or 4",
        [](const KernelOptions& o) {
          const long v = opt(o, "VECTORS");
