@@ -144,9 +144,6 @@ UNROLL_LOOP
 UNROLL_LOOP
   for (int j = 0; j < ITEM_N; ++j) b_high[j] = round_tf32(b_reg[j]);
 #if PRECISION == PRECISION_3XTF32
-  // a*b as hi*hi + (hi*lo + lo*hi): the cross terms are summed at the product's scale and
-  // enter the accumulator with the main product, so the accumulator is rounded once per
-  // step as in fp32 (three separate accumulations would round it three times).
   float b_low[ITEM_N];
 UNROLL_LOOP
   for (int j = 0; j < ITEM_N; ++j) b_low[j] = tf32_low_part(b_reg[j], b_high[j]);
@@ -154,10 +151,8 @@ UNROLL_LOOP
   for (int i = 0; i < ITEM_M; ++i) {
     const float a_low = tf32_low_part(a_reg[i], a_high[i]);
 UNROLL_LOOP
-    for (int j = 0; j < ITEM_N; ++j) {
-      const float cross = fma(a_low, b_high[j], a_high[i] * b_low[j]);
-      acc[i][j] += fma(a_high[i], b_high[j], cross);
-    }
+    for (int j = 0; j < ITEM_N; ++j)
+      acc[i][j] = add_3xtf32_product(acc[i][j], a_high[i], a_low, b_high[j], b_low[j]);
   }
 #else
 UNROLL_LOOP

@@ -14,7 +14,14 @@
 // work-item keeps SMALL x VEC partial sums in registers; at the end the slices' partial sums
 // meet in local memory, PASS_ROWS rows at a time, and are added in slice order, so the result
 // does not depend on timing (the same inputs give the same bits every run).
+//
+// It computes the reduced precisions too (PRECISION, see tf32.clh), with ordinary FMAs on
+// operands rounded as the tensor-core kernels round them: a group of X's rows is split into its
+// TF32 parts once per load, an element of Y once per group of rows that uses it (the ring keeps
+// Y as loaded, so that 3xTF32 holds no second copy of it in registers), so a product bound by
+// memory costs what it costs in fp32.
 #include "gemm_common.clh"
+#include "tf32.clh"
 
 #ifndef SMALL
 #define SMALL 32 // rows of the short side per work-group, accumulated in registers
@@ -65,6 +72,29 @@
 #endif
 // Element e of a vector value; with e a constant (unrolled loops) it stays in registers.
 #define ELEMENT(v, e) (((const float *)&(v))[e])
+
+// x as PRECISION multiplies it: itself in fp32, else its TF32 high part, with the low part in
+// *low (read in 3xtf32 only; the compiler drops it elsewhere).
+inline float split_for_precision(const float x, float *low) {
+#if PRECISION != PRECISION_FP32
+  const float high = round_tf32(x);
+  *low = tf32_low_part(x, high);
+  return high;
+#else
+  *low = 0.0f;
+  return x;
+#endif
+}
+
+// acc + x*y in PRECISION from split_for_precision's parts.
+inline float multiply_add(const float acc, const float x, const float x_low, const float y,
+                          const float y_low) {
+#if PRECISION == PRECISION_3XTF32
+  return add_3xtf32_product(acc, x, x_low, y, y_low);
+#else
+  return mad(x, y, acc);
+#endif
+}
 
 // VEC consecutive floats from p into out[0..VEC), of which the first `valid` exist; the others
 // read as zero and are not touched in memory.
@@ -169,15 +199,24 @@ UNROLL_LOOP
 UNROLL_LOOP
           for (int g = 0; g < SMALL; g += ROW_GROUP) {
             if (g < rows) {
-              float x[ROW_GROUP][VEC];
+              float x[ROW_GROUP][VEC], x_low[ROW_GROUP][VEC];
               load_short_rows(X, x_ld, S, K, s0 + g, k, x_k_contiguous, x_aligned, x);
-UNROLL_LOOP
-              for (int s = g; s < g + ROW_GROUP && s < SMALL; ++s)
 #pragma unroll
-                for (int j = 0; j < VEC; ++j)
+              for (int r = 0; r < ROW_GROUP; ++r)
 #pragma unroll
-                  for (int v = 0; v < VEC; ++v)
-                    acc[s][v] = mad(x[s - g][j], y[a][j * VEC + v], acc[s][v]);
+                for (int j = 0; j < VEC; ++j) x[r][j] = split_for_precision(x[r][j], &x_low[r][j]);
+#pragma unroll
+              for (int j = 0; j < VEC; ++j)
+#pragma unroll
+                for (int v = 0; v < VEC; ++v) {
+                  float y_low;
+                  const float y_high = split_for_precision(y[a][j * VEC + v], &y_low);
+#pragma unroll
+                  for (int r = 0; r < ROW_GROUP; ++r)
+                    if (g + r < SMALL)
+                      acc[g + r][v] =
+                          multiply_add(acc[g + r][v], x[r][j], x_low[r][j], y_high, y_low);
+                }
             }
           }
           const int k_next = k + AHEAD * STEP_K;

@@ -6,6 +6,12 @@
 // barrier in memory, which caps the kernels that tile through local memory (blocked) at what
 // that traffic allows, where this loop is the register-blocked inner kernel of a CPU BLAS.
 //
+// A work-item may take ROW_BLOCKS such blocks one below the other, for products of few rows
+// and long K: it runs K in turns of K_CHUNK, each block's accumulators parked in private memory
+// (the L1 cache) between turns, so a slab of B (K_CHUNK x COLUMNS) comes from memory once and
+// serves every block from the caches, where one block per work-item streams all of B once per
+// ROWS rows, each k on a new page of B.
+//
 // Blocks that stick out of C read B element by element, zero past N, and rows past M read A's
 // last row (their results are never stored), so the loop itself never tests an edge.
 #include "gemm_common.clh"
@@ -21,6 +27,12 @@
 #endif
 #ifndef DOWN_ROWS_FIRST
 #define DOWN_ROWS_FIRST 0 // 1: the work-groups go down C's rows first, 0: along them first
+#endif
+#ifndef ROW_BLOCKS
+#define ROW_BLOCKS 1 // blocks of ROWS rows per work-item, taken in turns along K
+#endif
+#ifndef K_CHUNK
+#define K_CHUNK 256 // depth of K per turn where ROW_BLOCKS > 1
 #endif
 
 #define COLUMNS (VEC * VECTORS) // columns of C per work-item
@@ -42,34 +54,15 @@ inline VECTOR load_b_elements(__global const float *B, const int ldb, const int 
   return LOAD_VECTOR(elements);
 }
 
-__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block(
-    GEMM_PARAMETERS) {
-  SELECT_PRODUCT(get_group_id(2));
-  A += a_offset;
-  B += b_offset;
-#if DOWN_ROWS_FIRST
-  // The work-groups in launch order go down C's rows first: consecutive ones share a panel of
-  // B's columns (read from memory once) and take A's rows again from the caches.
-  const int row_blocks = (M + ROWS - 1) / ROWS;
-  const size_t linear = get_group_id(0) + get_group_id(1) * get_num_groups(0);
-  const int col0 = (int)(linear / row_blocks) * COLUMNS;
-  const int row0 = (int)(linear % row_blocks) * ROWS;
-#else
-  // Along C's rows first: consecutive work-groups share A's rows.
-  const int col0 = get_group_id(0) * COLUMNS;
-  const int row0 = get_group_id(1) * ROWS;
-#endif
-  // Rows past M repeat row M - 1 (read, never stored).
-  int rows[ROWS];
-  for (int i = 0; i < ROWS; ++i) rows[i] = min(row0 + i, M - 1);
-
-  VECTOR acc[ROWS][VECTORS];
-  for (int i = 0; i < ROWS; ++i)
-    for (int v = 0; v < VECTORS; ++v) acc[i][v] = (VECTOR)(0.0f);
-
-  if (!TRANS_B && col0 + COLUMNS <= N) {
-    // Whole vectors of B's rows (B stored K x N).
-    for (int k = 0; k < K; ++k) {
+// acc += op(A)(rows, k_begin..k_end) * op(B)(k_begin..k_end, col0..col0 + COLUMNS). With
+// whole_b, B's rows are read as whole vectors (B not transposed, the block inside C); else
+// element by element.
+inline __attribute__((always_inline)) void multiply_block(
+    VECTOR acc[ROWS][VECTORS], const int rows[ROWS], const int k_begin, const int k_end,
+    const int whole_b, __global const float *A, const int lda, __global const float *B,
+    const int ldb, const int col0, const int N) {
+  if (whole_b) {
+    for (int k = k_begin; k < k_end; ++k) {
       VECTOR b[VECTORS];
 #pragma unroll
       for (int v = 0; v < VECTORS; ++v) b[v] = LOAD_VECTOR(B + (size_t)k * ldb + col0 + v * VEC);
@@ -81,8 +74,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block
       }
     }
   } else {
-    // B transposed, or the block sticks out of C: B element by element.
-    for (int k = 0; k < K; ++k) {
+    for (int k = k_begin; k < k_end; ++k) {
       VECTOR b[VECTORS];
       for (int v = 0; v < VECTORS; ++v) b[v] = load_b_elements(B, ldb, k, col0 + v * VEC, N);
       for (int i = 0; i < ROWS; ++i) {
@@ -91,7 +83,13 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block
       }
     }
   }
+}
 
+// C's rows from row0 (those below M) and columns from col0 (those below N) from acc.
+inline void store_block(__global float *C, const int ldc, const ulong c_offset, const int M,
+                        const int N, const int row0, const int col0,
+                        VECTOR acc[ROWS][VECTORS], const float alpha, const float beta,
+                        const Epilogue epilogue) {
   for (int i = 0; i < ROWS; ++i) {
     const int row = row0 + i;
     if (row >= M) break;
@@ -109,4 +107,56 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block
       }
     }
   }
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block(
+    GEMM_PARAMETERS) {
+  SELECT_PRODUCT(get_group_id(2));
+  A += a_offset;
+  B += b_offset;
+#define GROUP_ROWS (ROWS * ROW_BLOCKS)
+#if DOWN_ROWS_FIRST
+  // The work-groups in launch order go down C's rows first: consecutive ones share a panel of
+  // B's columns (read from memory once) and take A's rows again from the caches.
+  const int row_groups = (M + GROUP_ROWS - 1) / GROUP_ROWS;
+  const size_t linear = get_group_id(0) + get_group_id(1) * get_num_groups(0);
+  const int col0 = (int)(linear / row_groups) * COLUMNS;
+  const int group_row0 = (int)(linear % row_groups) * GROUP_ROWS;
+#else
+  // Along C's rows first: consecutive work-groups share A's rows.
+  const int col0 = get_group_id(0) * COLUMNS;
+  const int group_row0 = get_group_id(1) * GROUP_ROWS;
+#endif
+  const int whole_b = !TRANS_B && col0 + COLUMNS <= N;
+
+#if ROW_BLOCKS == 1
+  const int k_chunk = K;  // one block: all of K in one turn
+#else
+  const int k_chunk = K_CHUNK;
+#endif
+  VECTOR parked[ROW_BLOCKS][ROWS][VECTORS];
+  for (int r = 0; r < ROW_BLOCKS; ++r)
+    for (int i = 0; i < ROWS; ++i)
+      for (int v = 0; v < VECTORS; ++v) parked[r][i][v] = (VECTOR)(0.0f);
+
+  for (int k0 = 0; k0 < K; k0 += k_chunk) {
+    const int k_end = min(K, k0 + k_chunk);
+    for (int r = 0; r < ROW_BLOCKS; ++r) {
+      const int row0 = group_row0 + r * ROWS;
+      if (row0 >= M) break;
+      // Rows past M repeat row M - 1 (read, never stored).
+      int rows[ROWS];
+      for (int i = 0; i < ROWS; ++i) rows[i] = min(row0 + i, M - 1);
+      VECTOR acc[ROWS][VECTORS];
+      for (int i = 0; i < ROWS; ++i)
+        for (int v = 0; v < VECTORS; ++v) acc[i][v] = parked[r][i][v];
+      multiply_block(acc, rows, k0, k_end, whole_b, A, lda, B, ldb, col0, N);
+      for (int i = 0; i < ROWS; ++i)
+        for (int v = 0; v < VECTORS; ++v) parked[r][i][v] = acc[i][v];
+    }
+  }
+
+  for (int r = 0; r < ROW_BLOCKS; ++r)
+    store_block(C, ldc, c_offset, M, N, group_row0 + r * ROWS, col0, parked[r], alpha, beta,
+                epilogue);
 }

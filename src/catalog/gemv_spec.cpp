@@ -83,6 +83,7 @@ KernelSpec gemv_spec() {
         "1: unroll the loops over the rows of accumulators fully (GPUs; PoCL takes minutes to "
         "compile it), 0: leave them to the compiler",
         0, 1}}};
+  s.description.precisions = {Precision::FP32, Precision::TF32, Precision::TF32x3};
   s.entry_point = "gemm_gemv";
   s.uses_alignment_hints = true;
   s.local_memory_bytes = gemv_local_bytes;

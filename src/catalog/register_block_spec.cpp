@@ -1,5 +1,6 @@
 // The register-blocked CPU kernel as data: one work-item per work-group, a ROWS x (VEC *
-// VECTORS) block of C in vector registers, operands read from global memory (the CPU's caches).
+// VECTORS) block of C in vector registers (ROW_BLOCKS of them in turns along K), operands read
+// from global memory (the CPU's caches).
 #include "catalog/kernel_spec.hpp"
 
 namespace clgemm::detail {
@@ -7,6 +8,10 @@ namespace clgemm::detail {
 namespace {
 long columns(const KernelOptions& o) {
   return opt(o, "VEC") * opt(o, "VECTORS");
+}
+// The rows of C a work-item computes.
+long group_rows(const KernelOptions& o) {
+  return opt(o, "ROWS") * opt(o, "ROW_BLOCKS");
 }
 }  // namespace
 
@@ -18,7 +23,7 @@ KernelSpec register_block_spec() {
       "for CPUs: one work-item per work-group keeps ROWS x (VEC * VECTORS) outputs in vector "
       "registers and reads A and B from global memory through the caches, with no local "
       "memory and no barrier",
-      {{"ROWS", "rows of C per work-item", 1, 64, {4, 6, 8, 12, 16}},
+      {{"ROWS", "rows of C per block of accumulators", 1, 64, {4, 6, 8, 12, 16}},
        {"VEC", "floats per vector (1, 2, 4, 8 or 16)", 1, 16, {8, 16}},
        {"VECTORS", "vectors per row of C (1, 2 or 4)", 1, 4, {1, 2}},
        {"DOWN_ROWS_FIRST",
@@ -26,8 +31,17 @@ KernelSpec register_block_spec() {
         "0: along them first (A's rows shared)",
         0,
         1,
-        {0, 1}}}};
+        {0, 1}},
+       {"ROW_BLOCKS",
+        "blocks of ROWS rows per work-item, taken in turns K_CHUNK deep so that they share each "
+        "slab of B from the caches (products of few rows and long K)",
+        1,
+        16,
+        {1, 2, 4}},
+       {"K_CHUNK", "depth of K per turn where ROW_BLOCKS > 1", 1, 65536, {128, 256, 512}}}};
   s.entry_point = "gemm_register_block";
+  // The accumulators in registers: the blocks parked between turns (ROW_BLOCKS > 1) live in
+  // private memory, the L1 cache.
   s.outputs_per_work_item = [](const KernelOptions& o) { return opt(o, "ROWS") * columns(o); };
   // The accumulators fill about three quarters of the vector registers. PoCL names its CPU
   // device after the LLVM target (pthread-skylake-avx512-..., pthread-haswell-...): with
@@ -36,8 +50,10 @@ KernelSpec register_block_spec() {
   // 16 registers of 8 floats (AVX2), 6 rows of two float8, not measured.
   s.derive = [](const DeviceLimits& d) {
     if (d.name.find("avx512") != std::string::npos)
-      return KernelOptions{{"ROWS", 12}, {"VEC", 16}, {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 0}};
-    return KernelOptions{{"ROWS", 6}, {"VEC", 8}, {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 0}};
+      return KernelOptions{{"ROWS", 12},           {"VEC", 16},       {"VECTORS", 2},
+                           {"DOWN_ROWS_FIRST", 0}, {"ROW_BLOCKS", 1}, {"K_CHUNK", 256}};
+    return KernelOptions{{"ROWS", 6},       {"VEC", 8},      {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 0},
+                         {"ROW_BLOCKS", 1}, {"K_CHUNK", 256}};
   };
   s.constraints = {
       vector_width_constraint(),
@@ -51,14 +67,14 @@ KernelSpec register_block_spec() {
   s.local_memory_bytes = [](const KernelOptions&) { return std::size_t(0); };
   s.geometry = [](const KernelOptions& o, std::int64_t m, std::int64_t n) {
     return LaunchGeometry{
-        {groups(n, std::size_t(columns(o))), groups(m, std::size_t(opt(o, "ROWS")))}, {1, 1}};
+        {groups(n, std::size_t(columns(o))), groups(m, std::size_t(group_rows(o)))}, {1, 1}};
   };
   s.block = [](const KernelOptions& o) {
-    return std::array<std::int64_t, 3>{opt(o, "ROWS"), columns(o), 1};
+    return std::array<std::int64_t, 3>{group_rows(o), columns(o), 1};
   };
-  // Each work-item reads its ROWS rows of A and COLUMNS columns of B over all of K.
+  // Each work-item reads its rows of A and COLUMNS columns of B over all of K.
   s.operand_loads = [](const KernelOptions& o, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return tiled_loads(m, n, k, opt(o, "ROWS"), columns(o));
+    return tiled_loads(m, n, k, group_rows(o), columns(o));
   };
   return s;
 }

@@ -86,15 +86,20 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
     });
     if (!known) out.push_back({kernel, overrides});
   };
-  for (bool gemv : {false, true}) {
-    if (gemv && !gemv_regime_possible(precision, cores)) continue;
-    for (bool single : {true, false}) {
-      const AutoScope scope{precision, cores, gemv, single};
-      for (const auto& usable : usable_entries(database, device, scope).entries)
-        add(usable.entry.kernel, usable.entry.options);
-      add(regime_kernel(scope), {});
+  // On tensor cores, products too thin for them run as on a device without them
+  // (kTensorCoreMinRows).
+  std::vector<TensorCores> kinds = {cores};
+  if (on_tensor_cores(precision, cores)) kinds.push_back(TensorCores::None);
+  for (TensorCores used : kinds)
+    for (bool gemv : {false, true}) {
+      if (gemv && !gemv_regime_possible(precision, used)) continue;
+      for (bool single : {true, false}) {
+        const AutoScope scope{precision, used, gemv, single};
+        for (const auto& usable : usable_entries(database, device, scope).entries)
+          add(usable.entry.kernel, usable.entry.options);
+        add(regime_kernel(scope), {});
+      }
     }
-  }
   return out;
 }
 

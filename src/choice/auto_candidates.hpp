@@ -49,8 +49,9 @@ UsableEntries usable_entries(
     const std::function<std::string(const TunedEntry&, const KernelOptions&)>& unfit = {});
 
 // Every kernel and parameter set `auto` may choose for `precision` on `device`: for each scope
-// (gemv's regime or not, one product or a batch), usable_entries()'s entries and the regime
-// kernel with derived parameters (overrides empty), each once, in that order. A superset where
+// (on the tensor cores or, for products too thin for them, off; gemv's regime or not, one
+// product or a batch), usable_entries()'s entries and the regime kernel with derived
+// parameters (overrides empty), each once, in that order. A superset where
 // a kernel's packed operands do not fit the workspace for a call (choose_kernel then looks a
 // level further).
 std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,

@@ -41,23 +41,18 @@ Shape measured_shape(const TunedEntry& e) {
   return call_shape(detail::row_major_call(representative_problem(e.shape_class)));
 }
 
-// How far apart two shapes are: in size, |log(volume ratio)|, and between shapes of one size
-// in their sides, the sum of |log(side ratio)| (32x4096x8192 is as large as 1024^3, but
-// nearer to itself). Ordered by size first.
-struct SizeDistance {
-  double volume = 0, sides = 0;
-  bool operator<(const SizeDistance& o) const {
-    return volume < o.volume || (volume == o.volume && sides < o.sides);
-  }
-};
-SizeDistance size_distance(const Shape& a, const Shape& b) {
+// How far apart two shapes are: |log(volume ratio)| plus the sum of |log(side ratio)|, so that
+// size and aspect both count (64x8192x8192 is as large as 2048^3 within a factor of two, but
+// its measured speed is nearer that of 32x4096x8192, a factor of two in two sides; and
+// 32x4096x8192, as large as 1024^3, is nearest to itself).
+double size_distance(const Shape& a, const Shape& b) {
   const auto log_ratio = [](std::int64_t x, std::int64_t y) {
     return std::fabs(std::log(double(x) / double(y)));
   };
   const double va = double(a.m) * double(a.n) * double(a.k);
   const double vb = double(b.m) * double(b.n) * double(b.k);
-  return {std::fabs(std::log(va / vb)),
-          log_ratio(a.m, b.m) + log_ratio(a.n, b.n) + log_ratio(a.k, b.k)};
+  return std::fabs(std::log(va / vb)) + log_ratio(a.m, b.m) + log_ratio(a.n, b.n) +
+         log_ratio(a.k, b.k);
 }
 
 struct Candidate {
@@ -66,7 +61,7 @@ struct Candidate {
   KernelOptions options;  // complete (resolved)
   double predicted_gflops = 0;
   double fill = 0;
-  SizeDistance distance;
+  double distance = 0;  // size_distance() to the entry's measured shape
 };
 
 std::string format_gflops(double gflops) {
@@ -138,6 +133,13 @@ namespace detail {
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
                            const KernelCall& call, Precision precision, TensorCores cores) try {
   const Shape shape = call_shape(call);
+  // A product too thin for the tensor cores' tiles is computed as on a device without them.
+  std::string thin = "";
+  if (detail::on_tensor_cores(precision, cores) &&
+      detail::is_gemv_regime(shape.m, shape.n, shape.k, detail::kTensorCoreMinRows)) {
+    cores = TensorCores::None;
+    thin = "thin for the tensor cores, " + describe_shape(shape) + ", on the FMA kernels: ";
+  }
   const auto& problems = database.problems();
   const std::string problems_note =
       problems.empty() ? std::string()
@@ -150,10 +152,10 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   const std::string mode = precision_name(on_cores ? precision : Precision::FP32);
 
   detail::AutoScope scope{precision, cores, false, shape.batch == 1};
-  std::string regime = "";
+  std::string regime = thin;
   if (detail::gemv_regime_possible(precision, cores) && is_gemv_like(shape, device)) {
     scope.gemv_regime = true;
-    regime = "GEMV-like shape " + describe_shape(shape) + ": ";
+    regime += "GEMV-like shape " + describe_shape(shape) + ": ";
   }
   const std::string regime_kernel = detail::regime_kernel(scope);
 
@@ -187,7 +189,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   // kernel runs one or two work-groups per compute unit (on the H200, wgmma's 3xTF32 entry
   // from 4096^3, 78 TFLOP/s, would claim 1024^3, where its own entry measured 27.7), and on a
   // CPU, whose few cores any problem fills (on PoCL, register_block's 149 GFLOP/s from 512^3
-  // would claim 32x4096x8192, where its own entry measured 31). The GPU FP32 kernels'
+  // would claim 32x4096x8192, where its own entry measured a third of it). The GPU FP32 kernels'
   // choices, measured over the shape suite with the fill model alone, keep it.
   if (on_cores || device.type == DeviceType::CPU)
     for (auto& c : candidates)

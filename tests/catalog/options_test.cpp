@@ -72,7 +72,9 @@ TEST(Options, RegisterBlockParametersAreChecked) {
   const auto cpu = fake_device(DeviceType::CPU, 4096, 4 << 20);
   for (const KernelOptions& bad :
        {KernelOptions{{"VEC", 3}}, KernelOptions{{"VECTORS", 3}}, KernelOptions{{"ROWS", 0}},
-        KernelOptions{{"ROWS", 65}}, KernelOptions{{"DOWN_ROWS_FIRST", 2}}}) {
+        KernelOptions{{"ROWS", 65}}, KernelOptions{{"DOWN_ROWS_FIRST", 2}},
+        KernelOptions{{"ROW_BLOCKS", 0}}, KernelOptions{{"ROW_BLOCKS", 17}},
+        KernelOptions{{"K_CHUNK", 0}}}) {
     const std::string name = bad.begin()->first;
     try {
       resolve_options("register_block", cpu, bad);
@@ -267,15 +269,15 @@ TEST(Catalog, LadderOrderAndUnknownKernel) {
   }
 }
 
-// What each kernel computes: the ladder FP32 only, blocked every precision (TF32 and 3xTF32
-// portably), tensorcore and wgmma only the TF32 modes and only on tensor cores (wgmma only
-// where the wgmma probe passed).
+// What each kernel computes: the ladder and register_block FP32 only, blocked and gemv every
+// precision (TF32 and 3xTF32 portably), tensorcore and wgmma only the TF32 modes and only on
+// tensor cores (wgmma only where the wgmma probe passed).
 TEST(Catalog, PrecisionsOfEachKernel) {
   const std::vector<Precision> fp32_only = {Precision::FP32};
   const std::vector<Precision> all = {Precision::FP32, Precision::TF32, Precision::TF32x3};
   for (const auto& kernel : kernel_catalog()) {
-    if (kernel.name == "blocked") {
-      EXPECT_EQ(kernel.precisions, all);
+    if (kernel.name == "blocked" || kernel.name == "gemv") {
+      EXPECT_EQ(kernel.precisions, all) << kernel.name;
     } else if (kernel.name == "tensorcore" || kernel.name == "wgmma") {
       EXPECT_EQ(kernel.precisions, (std::vector<Precision>{Precision::TF32, Precision::TF32x3}));
     } else {

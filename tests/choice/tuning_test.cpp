@@ -294,6 +294,36 @@ TEST(Tuning, TensorCoreEntriesAreBoundedByNearerMeasurements) {
   EXPECT_EQ(fp32_1024.overrides.at("TILE_M"), 64) << fp32_1024.reason;
 }
 
+// On a CPU every entry fills the device, so the entry measured nearest the call caps the
+// kernel's others, and nearness counts the sides as well as the size: 64x8192x8192 is half of
+// 2048^3 in volume but nearer to 32x4096x8192 (PoCL: the 2048^3 entry's tiles ran it at 20
+// GFLOP/s, the thin entry's row blocks at 42).
+TEST(Tuning, CpuEntriesAreNearestBySizeAndAspect) {
+  DeviceLimits cpu;
+  cpu.name = "C", cpu.platform_name = "P", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
+  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 256 * 1024;
+  const auto register_block = [](const std::string& cls, std::int64_t m, std::int64_t n,
+                                 std::int64_t k, double gflops, long row_blocks) {
+    TunedEntry e = entry("C", cls, 0);
+    e.kernel = "register_block", e.m = m, e.n = n, e.k = k, e.gflops = gflops;
+    e.options = {{"ROWS", 12}, {"ROW_BLOCKS", row_blocks}};
+    return e;
+  };
+  TuningDatabase db;
+  db.put(register_block("medium-large", 2048, 2048, 2048, 88, 1));
+  db.put(register_block("thin", 32, 4096, 8192, 49, 4));
+  const auto row_blocks = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    const auto choice = choose_kernel(db, cpu, GemmProblem::packed(m, n, k));
+    EXPECT_EQ(choice.kernel, "register_block") << choice.reason;
+    return choice.overrides.at("ROW_BLOCKS");
+  };
+  EXPECT_EQ(row_blocks(64, 8192, 8192), 4);
+  EXPECT_EQ(row_blocks(32, 4096, 8192), 4);
+  EXPECT_EQ(row_blocks(2048, 2048, 2048), 1);
+  EXPECT_EQ(row_blocks(1024, 1024, 1024), 1);
+  EXPECT_EQ(row_blocks(4096, 4096, 4096), 1);
+}
+
 TEST(Tuning, ChoiceFallsBackToDerivedAndPrefersTheNearestMeasurement) {
   DeviceLimits device;
   device.name = "D", device.platform_name = "P";
@@ -416,6 +446,69 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
   EXPECT_EQ(kernel(cpu, 1, 4096, 16), "blocked");  // K too short to stream
   const auto choice = choose_kernel(empty, gpu, GemmProblem::packed(1, 4096, 4096));
   EXPECT_NE(choice.reason.find("GEMV-like"), std::string::npos) << choice.reason;
+}
+
+// In the reduced precisions a product of at most kTensorCoreMinRows rows (or columns) leaves
+// the tensor cores for the FMA kernels, on their FP32 entries: gemv where it is GEMV-like,
+// blocked up to 32 rows (wgmma packed all of B for such products and tiled them 128 rows deep:
+// 0.33-0.43x cuBLAS TF32 at 1-32 rows on the H100). Wider products, and short K, keep the
+// tensor cores and their own precision's entries; a device without them is unchanged.
+TEST(Tuning, ThinProductsLeaveTheTensorCores) {
+  DeviceLimits gpu;
+  gpu.name = "G", gpu.platform_name = "P", gpu.type = DeviceType::GPU;
+  gpu.compute_units = 132, gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  TuningDatabase database;
+  TunedEntry gemv = entry("G", "gemv", 0);
+  gemv.kernel = "gemv", gemv.m = 8, gemv.n = 4096, gemv.k = 4096;
+  gemv.options = {{"SPLIT", 64}};
+  database.put(gemv);
+  TunedEntry thin = entry("G", "thin", 0);
+  thin.kernel = "blocked", thin.m = 32, thin.n = 4096, thin.k = 8192;
+  thin.options = {{"TILE_M", 32}};
+  database.put(thin);
+  TunedEntry tensor = entry("G", "large", 0);
+  tensor.kernel = "tensorcore", tensor.precision = Precision::TF32;
+  tensor.options = {{"STAGES", 2}};
+  database.put(tensor);
+  const auto kernel_and_options = [](const KernelChoice& c) {
+    std::string text = c.kernel;
+    for (const auto& [name, value] : c.overrides) text += " " + name + "=" + std::to_string(value);
+    return text;
+  };
+  for (Precision p : {Precision::TF32, Precision::TF32x3})
+    for (TensorCores cores : {TensorCores::MmaSync, TensorCores::Wgmma, TensorCores::None}) {
+      const bool on_cores = cores != TensorCores::None;
+      const std::string where =
+          std::string(precision_name(p)) + (on_cores ? " cores" : " portable");
+      const auto choose = [&](const GemmProblem& shape) {
+        return choose_kernel(database, gpu, shape, p, cores);
+      };
+      for (const auto& shape :
+           {GemmProblem::packed(1, 6144, 4096), GemmProblem::packed(4096, 8, 4096),
+            GemmProblem::packed_batch(8, 4096, 4096, 3)}) {
+        const auto choice = choose(shape);
+        EXPECT_EQ(choice.kernel, "gemv") << where << ": " << choice.reason;
+        EXPECT_NE(choice.reason.find("GEMV-like"), std::string::npos) << choice.reason;
+        if (shape.batch == 1)
+          EXPECT_EQ(kernel_and_options(choice), "gemv SPLIT=64") << where << ": " << choice.reason;
+      }
+      for (const auto& shape :
+           {GemmProblem::packed(16, 28672, 4096), GemmProblem::packed(6144, 32, 6144)}) {
+        const auto choice = choose(shape);
+        EXPECT_EQ(kernel_and_options(choice), "blocked TILE_M=32")
+            << where << ": " << choice.reason;
+        EXPECT_EQ(choice.reason.find("thin for the tensor cores") != std::string::npos, on_cores)
+            << choice.reason;
+      }
+      // 33 rows, or a short K, or a short long side: the tensor cores where there are some.
+      for (const auto& shape :
+           {GemmProblem::packed(33, 4096, 4096), GemmProblem::packed(16, 4096, 128),
+            GemmProblem::packed(32, 200, 4096)}) {
+        const auto choice = choose(shape);
+        EXPECT_EQ(choice.kernel, on_cores ? "tensorcore" : "blocked")
+            << where << " " << shape.m << "x" << shape.n << "x" << shape.k << ": " << choice.reason;
+      }
+    }
 }
 
 // On a CPU a long operand of a million floats or more goes to gemv whatever K: auto sent

@@ -133,7 +133,20 @@ INSTANTIATE_TEST_SUITE_P(
             "register_block", {{"ROWS", 7}, {"VEC", 16}, {"VECTORS", 4}}, "register_block_wide"},
         Override{"register_block",
                  {{"ROWS", 5}, {"VEC", 8}, {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 1}},
-                 "register_block_down_rows_first"}),
+                 "register_block_down_rows_first"},
+        // Three blocks per work-item in turns 7 deep: turns that end short of K, blocks past M
+        // (wholly or in part), with both launch orders.
+        Override{"register_block",
+                 {{"ROWS", 3}, {"VEC", 4}, {"VECTORS", 2}, {"ROW_BLOCKS", 3}, {"K_CHUNK", 7}},
+                 "register_block_row_blocks"},
+        Override{"register_block",
+                 {{"ROWS", 4},
+                  {"VEC", 8},
+                  {"VECTORS", 1},
+                  {"ROW_BLOCKS", 2},
+                  {"K_CHUNK", 16},
+                  {"DOWN_ROWS_FIRST", 1}},
+                 "register_block_row_blocks_down_rows_first"}),
     [](const auto& info) { return info.param.label; });
 
 // blocked's inner-loop options, each set on small tiles (not unrolled, so quick to compile on
