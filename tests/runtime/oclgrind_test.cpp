@@ -317,5 +317,18 @@ TEST_P(UnderOclgrindInnerLoop, WarpTiles) {
 INSTANTIATE_TEST_SUITE_P(Blocked, UnderOclgrindInnerLoop, ::testing::Values(Run{"blocked"}),
                          [](const auto& info) { return run_name(info.param); });
 
+// register_block with three blocks of 3 rows per work-item in turns 7 deep: the parked
+// accumulators, turns that end short of K and blocks past M (wholly or in part) show any read
+// of an uninitialised value or outside the operands here.
+class UnderOclgrindRowBlocks : public UnderOclgrind {};
+
+TEST_P(UnderOclgrindRowBlocks, RowBlocks) {
+  run_clean({{"ROWS", 3}, {"VEC", 4}, {"VECTORS", 2}, {"ROW_BLOCKS", 3}, {"K_CHUNK", 7}});
+}
+
+INSTANTIATE_TEST_SUITE_P(RegisterBlock, UnderOclgrindRowBlocks,
+                         ::testing::Values(Run{"register_block"}),
+                         [](const auto& info) { return run_name(info.param); });
+
 }  // namespace
 }  // namespace clgemm::testing
