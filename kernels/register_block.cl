@@ -139,8 +139,8 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block
     for (int i = 0; i < ROWS; ++i)
       for (int v = 0; v < VECTORS; ++v) parked[r][i][v] = (VECTOR)(0.0f);
 
-  for (int k0 = 0; k0 < K; k0 += k_chunk) {
-    const int k_end = min(K, k0 + k_chunk);
+  for (int k0 = 0, k_end; k0 < K; k0 = k_end) {
+    k_end = k0 + min(k_chunk, K - k0);  // no overflow with K near INT_MAX
     for (int r = 0; r < ROW_BLOCKS; ++r) {
       const int row0 = group_row0 + r * ROWS;
       if (row0 >= M) break;
