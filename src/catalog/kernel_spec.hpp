@@ -126,12 +126,14 @@ constexpr std::int64_t kGemvRowsOnGpus = 8;
 // won at 1-4 rows (kernel_choice.cpp).
 constexpr std::int64_t kGemvRowsOnCpus = 4;
 bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows);
-// The reduced precisions leave the tensor cores for products in gemv's regime of at most this
-// many rows (or columns): the tensor-core kernels' tiles are 64-128 rows deep and wgmma packs
-// all of the long operand for a product that reads it once, so such a product, bound by
-// memory, runs faster on the FMA kernels, which round the operands as the tensor cores do
+// On devices that run wgmma the reduced precisions leave the tensor cores for products in
+// gemv's regime of at most this many rows (or columns): wgmma's tiles are 64-128 rows deep and
+// it packs all of the long operand for a product that reads it once, so such a product, bound
+// by memory, runs faster on the FMA kernels, which round the operands as the tensor cores do
 // (on the H100, FP32 at 16-32 rows 1.6-2.0x as fast as wgmma's TF32, which was 1.15-1.27x as
-// fast as FP32 from 96 rows: docs/PERFORMANCE.md).
+// fast as FP32 from 96 rows: docs/PERFORMANCE.md). On other tensor-core devices (mma.sync,
+// which packs nothing; not measured on thin products) only GEMV-like products, at most
+// kGemvRowsOnGpus rows, leave them.
 constexpr std::int64_t kTensorCoreMinRows = 32;
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work

@@ -135,8 +135,10 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   const Shape shape = call_shape(call);
   // A product too thin for the tensor cores' tiles is computed as on a device without them.
   std::string thin = "";
+  const std::int64_t thin_rows =
+      cores == TensorCores::Wgmma ? detail::kTensorCoreMinRows : detail::kGemvRowsOnGpus;
   if (detail::on_tensor_cores(precision, cores) &&
-      detail::is_gemv_regime(shape.m, shape.n, shape.k, detail::kTensorCoreMinRows)) {
+      detail::is_gemv_regime(shape.m, shape.n, shape.k, thin_rows)) {
     cores = TensorCores::None;
     thin = "thin for the tensor cores, " + describe_shape(shape) + ", on the FMA kernels: ";
   }
