@@ -87,12 +87,14 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
     if (!known) out.push_back({kernel, overrides});
   };
   // On tensor cores, products too thin for them run as on a device without them
-  // (kTensorCoreMinRows).
+  // (kTensorCoreMinRows): GEMV-like ones everywhere, others of few rows only where the device
+  // runs wgmma.
   std::vector<TensorCores> kinds = {cores};
   if (on_tensor_cores(precision, cores)) kinds.push_back(TensorCores::None);
   for (TensorCores used : kinds)
     for (bool gemv : {false, true}) {
       if (gemv && !gemv_regime_possible(precision, used)) continue;
+      if (used != cores && !gemv && cores != TensorCores::Wgmma) continue;
       for (bool single : {true, false}) {
         const AutoScope scope{precision, used, gemv, single};
         for (const auto& usable : usable_entries(database, device, scope).entries)
