@@ -55,6 +55,10 @@ struct KernelSpec {
   // caller stores it instead (built with A's transpose); unset: never.
   std::function<bool(const KernelOptions&)> reads_stored_a;
   std::function<KernelOptions(const DeviceLimits&)> derive;
+  // The options `auto` runs a call whose C is m x n with, from a tuned or derived set: a
+  // work-item's block of outputs larger than C computes values it throws away, so such a kernel
+  // shrinks it to C. Unset: as given.
+  std::function<KernelOptions(KernelOptions, std::int64_t m, std::int64_t n)> fit_to_output;
   std::vector<Constraint> constraints;
   std::vector<DeviceConstraint> device_constraints;
   std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)

@@ -58,11 +58,25 @@ double size_distance(const Shape& a, const Shape& b) {
 struct Candidate {
   const TunedEntry* entry = nullptr;  // nullptr: the parameters derived from the device
   std::string kernel;
-  KernelOptions options;  // complete (resolved)
+  KernelOptions options;    // complete (resolved), fitted to the call's C
+  KernelOptions overrides;  // what the choice passes on: the entry's, and what fitting changed
   double predicted_gflops = 0;
   double fill = 0;
   double distance = 0;  // size_distance() to the entry's measured shape
 };
+
+// Fits the candidate's options to C (KernelSpec::fit_to_output) and sets what its choice
+// passes on: `overrides` plus every option the fit changed.
+void fit_to_output(Candidate& c, KernelOptions overrides, const Shape& shape) {
+  const auto& spec = detail::find_spec(c.kernel);
+  if (spec.fit_to_output) {
+    KernelOptions fitted = spec.fit_to_output(c.options, shape.m, shape.n);
+    for (const auto& [name, value] : fitted)
+      if (c.options.at(name) != value) overrides[name] = value;
+    c.options = std::move(fitted);
+  }
+  c.overrides = std::move(overrides);
+}
 
 std::string format_gflops(double gflops) {
   char text[32];
@@ -94,16 +108,29 @@ bool better(const Candidate& a, const Candidate& b) {
 // 0.40x at 16, 0.41x at 32 x 4096 x 11008). On a CPU a long operand of at least
 // kGemvStreamedFloats is streamed through gemv whatever K (is_long_operand_regime; PoCL on the
 // 2-core Xeon: 16777216 x 1 x 2 gemv 0.72 s, blocked 6.5 s; 65536 x 1 x 16: 4.6 ms, 27 ms).
-bool is_gemv_like(const Shape& shape, const DeviceLimits& device) {
-  if (!std::any_of(kernel_catalog().begin(), kernel_catalog().end(),
-                   [](const KernelDescription& d) { return d.name == "gemv"; }))
-    return false;
+// But on a CPU, few rows of C times a B read along its rows (op(B) = B) run on register_block
+// instead: a block of those rows per work-item, whole vectors of B's rows per k, where gemv
+// reads each row of B a few vectors at a time (PoCL on the 2-core Xeon, M x 4096 x 4096, gemv
+// against register_block on 1-4-row blocks of two float16: 2.3 / 5.0 / 13.2 GFLOP/s against
+// 7.2 / 27.4 / 47.0 at 1 / 2 / 4 rows; 1 x 16777216 x 2: 0.35 against 6.5).
+// Returns "gemv", "register_block" or "" where the call is not GEMV-like.
+std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
+                             Precision precision, const DeviceLimits& device) {
+  const auto computes = [precision](const char* kernel) {
+    return std::any_of(
+        kernel_catalog().begin(), kernel_catalog().end(),
+        [&](const KernelDescription& d) { return d.name == kernel && d.computes(precision); });
+  };
+  if (!computes("gemv")) return "";
   const auto block = kernel_block("gemv", derive_options("gemv", device));
   const bool cpu = device.type == DeviceType::CPU;
   const std::int64_t rows =
       std::min(block[0], cpu ? detail::kGemvRowsOnCpus : detail::kGemvRowsOnGpus);
-  return detail::is_gemv_regime(shape.m, shape.n, shape.k, rows) ||
-         (cpu && detail::is_long_operand_regime(shape.m, shape.n, shape.k, rows));
+  if (!detail::is_gemv_regime(shape.m, shape.n, shape.k, rows) &&
+      !(cpu && detail::is_long_operand_regime(shape.m, shape.n, shape.k, rows)))
+    return "";
+  const bool rows_of_b = shape.m <= shape.n && !call.b.transposed;
+  return cpu && rows_of_b && computes("register_block") ? "register_block" : "gemv";
 }
 
 // For a kernel that packs its operands into the workspace first (wgmma): why its packs for
@@ -155,11 +182,15 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
 
   detail::AutoScope scope{precision, cores, false, shape.batch == 1};
   std::string regime = thin;
-  if (detail::gemv_regime_possible(precision, cores) && is_gemv_like(shape, device)) {
-    scope.gemv_regime = true;
-    regime += "GEMV-like shape " + describe_shape(shape) + ": ";
-  }
-  const std::string regime_kernel = detail::regime_kernel(scope);
+  const std::string gemv_like = detail::gemv_regime_possible(precision, cores)
+                                    ? gemv_like_kernel(call, shape, precision, device)
+                                    : "";
+  if (!gemv_like.empty()) regime += "GEMV-like shape " + describe_shape(shape) + ": ";
+  if (gemv_like == "register_block") regime += "B read along its rows, on a CPU: ";
+  scope.gemv_regime = gemv_like == "gemv";
+  // Outside gemv's regime the entries of every kernel compete, register_block's among them.
+  const std::string regime_kernel =
+      gemv_like == "register_block" ? gemv_like : detail::regime_kernel(scope);
 
   // The entries of the most specific level that can serve the call, each with its prediction
   // here.
@@ -177,8 +208,9 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     c.kernel = e.kernel;
     c.options = u.options;
     const Shape measured = measured_shape(e);
-    c.fill = device_fill(c.kernel, c.options, shape, device);
     const double measured_fill = device_fill(c.kernel, c.options, measured, device);
+    fit_to_output(c, e.options, shape);
+    c.fill = device_fill(c.kernel, c.options, shape, device);
     // Never faster than measured: an entry speaks for shapes that keep the device at least as
     // busy as its own problem did, and loses in proportion on shapes that keep it less busy (a
     // tile measured on a poorly filled problem must not claim the large ones).
@@ -201,6 +233,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   Candidate derived;
   derived.kernel = regime_kernel;
   derived.options = derive_options(regime_kernel, device);
+  fit_to_output(derived, {}, shape);
   derived.fill = device_fill(derived.kernel, derived.options, shape, device);
   candidates.push_back(derived);
 
@@ -229,7 +262,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   if (!skipped.empty()) reason += "; skipped " + skipped;
   KernelChoice choice;
   choice.kernel = best->kernel;
-  if (best->entry) choice.overrides = best->entry->options;
+  choice.overrides = best->overrides;
   choice.reason = reason + problems_note;
   return choice;
 } catch (...) {

@@ -318,7 +318,7 @@ TEST(Tuning, CpuEntriesAreNearestBySizeAndAspect) {
     return choice.overrides.at("ROW_BLOCKS");
   };
   EXPECT_EQ(row_blocks(64, 8192, 8192), 4);
-  EXPECT_EQ(row_blocks(32, 4096, 8192), 4);
+  EXPECT_EQ(row_blocks(32, 4096, 8192), 3);  // no more blocks of 12 rows than C has rows
   EXPECT_EQ(row_blocks(2048, 2048, 2048), 1);
   EXPECT_EQ(row_blocks(1024, 1024, 1024), 1);
   EXPECT_EQ(row_blocks(4096, 4096, 4096), 1);
@@ -422,7 +422,8 @@ TEST(Tuning, BatchedEntriesServeBatches) {
 
 // GEMV-like shapes run gemv: at most 8 rows on a GPU (measured there: blocked's reuse wins from
 // 16), at most 4 on a CPU (PoCL: blocked's tiles of 8-32 rows win from 8); the long side and K
-// long.
+// long. On a CPU, few rows of C times B read along its rows run on register_block's blocks of
+// those rows (PoCL: 2-4x gemv's speed at 1-4 rows).
 TEST(Tuning, GemvLikeShapesRunGemv) {
   DeviceLimits gpu;
   gpu.name = "G", gpu.type = DeviceType::GPU, gpu.compute_units = 132;
@@ -438,8 +439,13 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
   EXPECT_EQ(kernel(gpu, 8, 4096, 4096), "gemv");
   EXPECT_EQ(kernel(gpu, 4096, 8, 4096), "gemv");
   EXPECT_EQ(kernel(gpu, 16, 4096, 4096), "blocked");
-  EXPECT_EQ(kernel(cpu, 4, 4096, 4096), "gemv");
   EXPECT_EQ(kernel(cpu, 4096, 4, 4096), "gemv");
+  EXPECT_EQ(kernel(cpu, 4, 4096, 4096), "register_block");  // B read along its rows
+  GemmProblem b_transposed = GemmProblem::packed(4, 4096, 4096);
+  b_transposed.trans_b = Transpose::Trans, b_transposed.ldb = 4096;
+  EXPECT_EQ(choose_kernel(empty, cpu, b_transposed).kernel, "gemv");  // B read along K
+  // In the fit, a 1-row product on 1-row blocks, whatever the derived block.
+  EXPECT_EQ(choose_kernel(empty, cpu, GemmProblem::packed(1, 4096, 4096)).overrides.at("ROWS"), 1);
   EXPECT_EQ(kernel(cpu, 8, 4096, 4096), "blocked");
   EXPECT_EQ(kernel(cpu, 16, 4096, 4096), "blocked");
   EXPECT_EQ(kernel(cpu, 32, 32, 256), "blocked");  // both sides short: not GEMV-like
@@ -531,7 +537,7 @@ TEST(Tuning, LongOperandsStreamThroughGemvOnCpus) {
     return choose_kernel(empty, d, GemmProblem::packed(m, n, k)).kernel;
   };
   EXPECT_EQ(kernel(cpu, 16777216, 1, 2), "gemv");
-  EXPECT_EQ(kernel(cpu, 1, 16777216, 2), "gemv");
+  EXPECT_EQ(kernel(cpu, 1, 16777216, 2), "register_block");  // B read along its rows
   EXPECT_EQ(kernel(cpu, 1048576, 1, 2), "gemv");
   EXPECT_EQ(kernel(cpu, 65536, 1, 16), "gemv");
   EXPECT_EQ(kernel(cpu, 262144, 4, 8), "gemv");
