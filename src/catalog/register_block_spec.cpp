@@ -57,14 +57,18 @@ KernelSpec register_block_spec() {
     return KernelOptions{{"ROWS", 6},       {"VEC", 8},      {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 0},
                          {"ROW_BLOCKS", 1}, {"K_CHUNK", 256}};
   };
-  // No more rows per block, and no more blocks, than C has rows: a work-item computes every
-  // row of its blocks, those past C included, so the 16-row blocks of the Xeon's `thin` entry
-  // would do 16 times the work of a 1-row product (on PoCL, 8 x 4096 x 4096 on 8-row blocks:
-  // 43.6 GFLOP/s, on four of 16 rows: 12.0).
-  s.fit_to_output = [](KernelOptions o, std::int64_t m, std::int64_t) {
+  // No more rows per block, and no more blocks, than C has rows, and no more vectors, or wider
+  // ones, than C's columns need: a work-item computes every output of its blocks, those past
+  // C included, so the blocks of the Xeon's `thin` entry (four of 16 rows, 32 columns) would
+  // do 64 times the work of a 1 x n product (on PoCL, 8 x 4096 x 4096 on 8-row blocks: 43.6
+  // GFLOP/s, on four of 16 rows: 12.0; 4096 x 8 x 4096 on 8 columns: 79, on 32: 12.5).
+  s.fit_to_output = [](KernelOptions o, std::int64_t m, std::int64_t n) {
     const long rows = long(std::clamp<std::int64_t>(m, 1, 65536));
+    const long columns = long(std::clamp<std::int64_t>(n, 1, 65536));
     o["ROWS"] = std::min(o.at("ROWS"), rows);
     o["ROW_BLOCKS"] = std::min(o.at("ROW_BLOCKS"), (rows + o["ROWS"] - 1) / o["ROWS"]);
+    while (o.at("VECTORS") > 1 && o["VEC"] * (o["VECTORS"] / 2) >= columns) o["VECTORS"] /= 2;
+    while (o.at("VEC") > 1 && o["VEC"] / 2 >= columns) o["VEC"] /= 2;
     return o;
   };
   s.constraints = {

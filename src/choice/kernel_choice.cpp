@@ -108,11 +108,15 @@ bool better(const Candidate& a, const Candidate& b) {
 // 0.40x at 16, 0.41x at 32 x 4096 x 11008). On a CPU a long operand of at least
 // kGemvStreamedFloats is streamed through gemv whatever K (is_long_operand_regime; PoCL on the
 // 2-core Xeon: 16777216 x 1 x 2 gemv 0.72 s, blocked 6.5 s; 65536 x 1 x 16: 4.6 ms, 27 ms).
-// But on a CPU, few rows of C times a B read along its rows (op(B) = B) run on register_block
-// instead: a block of those rows per work-item, whole vectors of B's rows per k, where gemv
-// reads each row of B a few vectors at a time (PoCL on the 2-core Xeon, M x 4096 x 4096, gemv
-// against register_block on 1-4-row blocks of two float16: 2.3 / 5.0 / 13.2 GFLOP/s against
-// 7.2 / 27.4 / 47.0 at 1 / 2 / 4 rows; 1 x 16777216 x 2: 0.35 against 6.5).
+// But on a CPU, where the long operand is read as stored (op(B) = B for few rows of C, op(A)
+// = A for few columns), such products run on register_block, its blocks shrunk to C's short
+// side: per k a whole vector of B's row, or one element of each of A's rows in the block,
+// where gemv reads a few vectors of each row of the long operand at a time and multiplies
+// them element by element (PoCL on the 2-core Xeon, gemv against register_block, GFLOP/s: 1, 2
+// and 4 x 4096 x 4096 2.3 / 5.0 / 13.2 against 7.2 / 27.4 / 47.0; 4096 x 1 x 4096 3.7
+// against 12.4, 4096 x 2 x 4096 10.5 against 22.5; 1 x 16777216 x 2 0.35 against 6.5; with
+// the long operand transposed gemv keeps them: 4 x 4096 x 4096, B transposed, 12.9 against
+// 8.6, 4096 x 4 x 4096, A transposed, 17.2 against 8.3).
 // Returns "gemv", "register_block" or "" where the call is not GEMV-like.
 std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
                              Precision precision, const DeviceLimits& device) {
@@ -129,8 +133,8 @@ std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
   if (!detail::is_gemv_regime(shape.m, shape.n, shape.k, rows) &&
       !(cpu && detail::is_long_operand_regime(shape.m, shape.n, shape.k, rows)))
     return "";
-  const bool rows_of_b = shape.m <= shape.n && !call.b.transposed;
-  return cpu && rows_of_b && computes("register_block") ? "register_block" : "gemv";
+  const bool long_operand_as_stored = shape.m <= shape.n ? !call.b.transposed : !call.a.transposed;
+  return cpu && long_operand_as_stored && computes("register_block") ? "register_block" : "gemv";
 }
 
 // For a kernel that packs its operands into the workspace first (wgmma): why its packs for
@@ -186,7 +190,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                                     ? gemv_like_kernel(call, shape, precision, device)
                                     : "";
   if (!gemv_like.empty()) regime += "GEMV-like shape " + describe_shape(shape) + ": ";
-  if (gemv_like == "register_block") regime += "B read along its rows, on a CPU: ";
+  if (gemv_like == "register_block") regime += "the long operand read as stored, on a CPU: ";
   scope.gemv_regime = gemv_like == "gemv";
   // Outside gemv's regime the entries of every kernel compete, register_block's among them.
   const std::string regime_kernel =

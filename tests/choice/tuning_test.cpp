@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -422,8 +423,8 @@ TEST(Tuning, BatchedEntriesServeBatches) {
 
 // GEMV-like shapes run gemv: at most 8 rows on a GPU (measured there: blocked's reuse wins from
 // 16), at most 4 on a CPU (PoCL: blocked's tiles of 8-32 rows win from 8); the long side and K
-// long. On a CPU, few rows of C times B read along its rows run on register_block's blocks of
-// those rows (PoCL: 2-4x gemv's speed at 1-4 rows).
+// long. On a CPU, where the long operand is read as stored, register_block's blocks of the
+// short side run them (PoCL: 2-4x gemv's speed at 1-4 rows or columns).
 TEST(Tuning, GemvLikeShapesRunGemv) {
   DeviceLimits gpu;
   gpu.name = "G", gpu.type = DeviceType::GPU, gpu.compute_units = 132;
@@ -439,8 +440,8 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
   EXPECT_EQ(kernel(gpu, 8, 4096, 4096), "gemv");
   EXPECT_EQ(kernel(gpu, 4096, 8, 4096), "gemv");
   EXPECT_EQ(kernel(gpu, 16, 4096, 4096), "blocked");
-  EXPECT_EQ(kernel(cpu, 4096, 4, 4096), "gemv");
-  EXPECT_EQ(kernel(cpu, 4, 4096, 4096), "register_block");  // B read along its rows
+  EXPECT_EQ(kernel(cpu, 4096, 4, 4096), "register_block");  // the long operand as stored
+  EXPECT_EQ(kernel(cpu, 4, 4096, 4096), "register_block");
   GemmProblem b_transposed = GemmProblem::packed(4, 4096, 4096);
   b_transposed.trans_b = Transpose::Trans, b_transposed.ldb = 4096;
   EXPECT_EQ(choose_kernel(empty, cpu, b_transposed).kernel, "gemv");  // B read along K
@@ -522,10 +523,11 @@ TEST(Tuning, ThinProductsLeaveTheTensorCores) {
     }
 }
 
-// On a CPU a long operand of a million floats or more goes to gemv whatever K: auto sent
-// 16777216 x 1 x 2 to blocked, 9x slower on PoCL (6.5 s against 0.72 s). Small ones and GPUs
-// keep their choice.
-TEST(Tuning, LongOperandsStreamThroughGemvOnCpus) {
+// On a CPU a long operand of a million floats or more is streamed whatever K: auto sent
+// 16777216 x 1 x 2 to blocked, 9x slower on PoCL (6.5 s against gemv's 0.72 s). Read as stored,
+// register_block's blocks of the short side stream it (PoCL: 3-6x gemv); transposed, gemv does.
+// Small ones and GPUs keep their choice.
+TEST(Tuning, LongOperandsAreStreamedOnCpus) {
   DeviceLimits gpu;
   gpu.name = "G", gpu.type = DeviceType::GPU, gpu.compute_units = 132;
   gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
@@ -533,18 +535,27 @@ TEST(Tuning, LongOperandsStreamThroughGemvOnCpus) {
   cpu.name = "C", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
   cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 64 * 1024;
   const TuningDatabase empty;
-  auto kernel = [&](const DeviceLimits& d, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return choose_kernel(empty, d, GemmProblem::packed(m, n, k)).kernel;
+  auto choose = [&](const DeviceLimits& d, std::int64_t m, std::int64_t n, std::int64_t k,
+                    bool transposed = false) {
+    GemmProblem p = GemmProblem::packed(m, n, k);
+    if (transposed && m > n) p.trans_a = Transpose::Trans, p.lda = m;
+    if (transposed && m <= n) p.trans_b = Transpose::Trans, p.ldb = k;
+    return choose_kernel(empty, d, p);
   };
-  EXPECT_EQ(kernel(cpu, 16777216, 1, 2), "gemv");
-  EXPECT_EQ(kernel(cpu, 1, 16777216, 2), "register_block");  // B read along its rows
-  EXPECT_EQ(kernel(cpu, 1048576, 1, 2), "gemv");
-  EXPECT_EQ(kernel(cpu, 65536, 1, 16), "gemv");
-  EXPECT_EQ(kernel(cpu, 262144, 4, 8), "gemv");
+  auto kernel = [&](const DeviceLimits& d, std::int64_t m, std::int64_t n, std::int64_t k,
+                    bool transposed = false) { return choose(d, m, n, k, transposed).kernel; };
+  for (const auto& [m, n, k] : std::vector<std::array<std::int64_t, 3>>{
+           {16777216, 1, 2}, {1, 16777216, 2}, {1048576, 1, 2}, {65536, 1, 16}, {262144, 4, 8}}) {
+    EXPECT_EQ(kernel(cpu, m, n, k), "register_block") << m << "x" << n << "x" << k;
+    EXPECT_EQ(kernel(cpu, m, n, k, true), "gemv") << m << "x" << n << "x" << k << " transposed";
+  }
+  // The block shrunk to C's short side: one column of one float, not 32 of which 31 are lost.
+  const auto one_column = choose(cpu, 16777216, 1, 2);
+  EXPECT_EQ(one_column.overrides.at("VEC"), 1);
+  EXPECT_EQ(one_column.overrides.at("VECTORS"), 1);
+  EXPECT_NE(one_column.reason.find("GEMV-like"), std::string::npos) << one_column.reason;
   EXPECT_EQ(kernel(cpu, 1, 4096, 16), "blocked");     // 64 Ki floats: both well under a millisecond
   EXPECT_EQ(kernel(gpu, 16777216, 1, 2), "blocked");  // not measured on GPUs: unchanged
-  const auto choice = choose_kernel(empty, cpu, GemmProblem::packed(16777216, 1, 2));
-  EXPECT_NE(choice.reason.find("GEMV-like"), std::string::npos) << choice.reason;
 }
 
 // A device without entries of its own uses those of its architecture, then of its vendor and

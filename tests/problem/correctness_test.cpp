@@ -294,5 +294,33 @@ INSTANTIATE_TEST_SUITE_P(
                  "async_gpu_large_stages_3"}),
     [](const auto& info) { return info.param.label; });
 
+// auto on products of few rows or columns with K long enough to stream the long operand, in
+// every layout and transpose: on a CPU, register_block where the long operand is read as stored,
+// its blocks shrunk to C's rows or columns (1 to 6 of them: blocks of one row, vectors of one,
+// two or eight floats), gemv where it is transposed.
+TEST(AutoThinProducts, EveryLayoutMatchesTheReference) {
+  const bool cpu = shared_context().device().type == DeviceType::CPU;
+  for (const Shape& s : {Shape{1, 300, 260}, Shape{3, 517, 300}, Shape{300, 1, 260},
+                         Shape{517, 2, 300}, Shape{6, 700, 270}, Shape{700, 5, 290}})
+    for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor})
+      for (Transpose ta : {Transpose::NoTrans, Transpose::Trans})
+        for (Transpose tb : {Transpose::NoTrans, Transpose::Trans}) {
+          const GemmProblem p = odd_problem(s.m, s.n, s.k, layout, ta, tb);
+          const auto out = run_checked(p, kernel_settings("auto"));
+          EXPECT_TRUE(out.check.passed)
+              << s.m << "x" << s.n << "x" << s.k << (layout == Layout::RowMajor ? " row" : " col")
+              << "-major " << int(ta) << int(tb) << " on " << out.record.kernel << " "
+              << out.record.build_options << ": " << out.check.first_failure;
+          // Row-major, nothing transposed: the long operand read as stored.
+          if (cpu && layout == Layout::RowMajor && ta == Transpose::NoTrans &&
+              tb == Transpose::NoTrans) {
+            EXPECT_EQ(out.record.kernel, "register_block") << out.record.kernel_choice;
+            const auto& o = out.record.options;
+            EXPECT_LE(o.at("ROWS") * o.at("ROW_BLOCKS"), std::max<std::int64_t>(s.m, 1));
+            if (s.n < 8) EXPECT_LE(o.at("VEC") * o.at("VECTORS"), 8) << out.record.build_options;
+          }
+        }
+}
+
 }  // namespace
 }  // namespace clgemm::testing

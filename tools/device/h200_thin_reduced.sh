@@ -5,8 +5,10 @@
 #   2. per shape and precision, clgemm-run (per call, median of 20): auto, wgmma as auto took
 #      it before (its large entry), tensorcore on three tile sets (the tuned medium one, and
 #      32- and 64-row tiles), blocked on the FP32 entries' thin and skinny tiles computing the
-#      precision with ordinary FMAs, and auto in FP32 for reference; then 3xTF32 on the four
-#      shapes whose entry moved with the choice's distance (size plus sides), before and after;
+#      precision with ordinary FMAs, gemv on its GPU entry (float8 blocks) and on float4
+#      blocks (which spill nothing in 3xTF32 offline), and auto in FP32 for reference; then
+#      3xTF32 on the four shapes whose entry moved with the choice's distance (size plus
+#      sides), before and after;
 #   3. clgemm-bench's auto in the three precisions over a suite (SUITE, default llm) beside
 #      cuBLAS TF32 and FP32 (tools/device/cublas_suite.py) and the ratio table.
 # Outputs under $OUT: tests.txt, variants.txt, bench-SUITE.json, cublas-SUITE.json,
@@ -47,9 +49,12 @@ tc_32="-D TILE_M=32 -D TILE_N=128 -D TILE_K=32 -D WARP_M=16 -D WARP_N=64 -D STAG
 wg_large="-D TILE_M=128 -D TILE_N=128 -D TILE_K=24 -D STAGES=3 -D A_REGISTERS=1"
 bl_thin="-D TILE_M=32 -D TILE_N=128 -D TILE_K=32 -D ITEM_M=8 -D ITEM_N=4 -D VEC=4 -D UNROLL=1 -D WAVE_UNITS=264"
 bl_skinny="-D TILE_M=64 -D TILE_N=128 -D TILE_K=16 -D ITEM_M=8 -D ITEM_N=4 -D VEC=4 -D UNROLL=1"
+gv_entry="-D SMALL=8 -D LANES=4 -D SPLIT=64 -D VEC=8 -D AHEAD=2 -D UNROLL=1"
+gv_vec4="-D SMALL=8 -D LANES=8 -D SPLIT=32 -D VEC=4 -D AHEAD=2 -D UNROLL=1"
 variants=("auto|" "wgmma|$wg_large" "tensorcore|$tc_medium" "tensorcore|$tc_64" \
-  "tensorcore|$tc_32" "blocked|$bl_thin" "blocked|$bl_skinny")
-names=(auto wgmma-large tc-medium tc-64x128 tc-32x128 blocked-thin blocked-skinny)
+  "tensorcore|$tc_32" "blocked|$bl_thin" "blocked|$bl_skinny" "gemv|$gv_entry" "gemv|$gv_vec4")
+names=(auto wgmma-large tc-medium tc-64x128 tc-32x128 blocked-thin blocked-skinny gemv-8x8 \
+  gemv-4x4)
 for shape in $SHAPES; do
   set -- ${shape//x/ }
   out=$(timeout 60 $RUN --kernel auto --m $1 --n $2 --k $3 --reps 20 --warmup 3 2>&1)
