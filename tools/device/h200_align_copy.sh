@@ -5,9 +5,7 @@
 # copies every unaligned operand (ALIGN_COPY=2) instead of as `auto`'s rule has it (1).
 # clgemm-run's median of 20 enqueue + finish calls, unverified. Output: $OUT/align-copy.txt.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 median() {  # n align_copy
   timeout 30 build-device/clgemm-run --kernel auto --n "$1" -D ALIGN_COPY="$2" --reps 20 \
     --warmup 3 --no-verify 2>&1 | grep -oE 'median [0-9.]+ ms' | head -1 | grep -oE '[0-9.]+'

@@ -3,9 +3,7 @@
 # epilogue and wgmma tests on the GPU, the precision suite, a tune of the batched shape classes
 # (into $OUT/h200-batched.json) and cuBLAS FP32 strided batched (torch.bmm) on their shapes.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 b=build-device
 run() {  # name, command...: the output in $OUT/name.txt, its last lines here
   local name=$1; shift

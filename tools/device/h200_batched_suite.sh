@@ -5,9 +5,7 @@
 # cuBLAS in the same call (tools/device/h200_suite.sh batched).
 #   tools/device/h200_batched_suite.sh [CANDIDATES [TIME]]
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 timeout 330 build-device/clgemm-tune --kernel blocked --classes batched-tiny batched-small \
   --budget "${1:-80},${2:-240s}" --seed 2 --output "$OUT/h200-batched.json" \
   --state "$OUT/tune-state.json" > "$OUT/tune.txt" 2>&1

@@ -3,8 +3,7 @@
 # -DCLGEMM_BENCH_CBLAS=OFF) and .device-kit carried: the GPU test suite, clgemm-bench's sweep
 # against CLBlast, cuBLAS on the same shapes, and blocked parameter variants. Outputs in $OUT.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
+source tools/device/environment.sh
 b=build-device
 $b/tests/clgemm-tests --gtest_brief=1 2>&1 | tail -4 | tee "$OUT/gpu-tests.txt"
 $b/clgemm-bench --csv "$OUT/bench-h200.csv" --json "$OUT/bench-h200.json" "$@" 2>&1 | tee "$OUT/bench-h200.txt"

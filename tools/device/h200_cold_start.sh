@@ -8,8 +8,7 @@
 # hundred programs at 0.3-1.2 s each): run them as two device calls.
 #   usage: tools/device/h200_cold_start.sh warm|cold
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
+source tools/device/environment.sh
 case "${1:-}" in
   warm)
     rm -rf /tmp/clgemm-warm-cache

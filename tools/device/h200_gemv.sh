@@ -9,9 +9,7 @@
 # $OUT/gemv.txt, $OUT/tune-*.txt and h200_suite.sh's files.
 #   usage: tools/device/h200_gemv.sh [variants] [tune] [suite]
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=/tmp/clgemm-cache
+source tools/device/environment.sh
 LIMIT=${GEMV_SCRIPT_SECONDS:-480}
 STEPS="${*:-variants tune suite}"
 want() {

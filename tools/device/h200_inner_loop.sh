@@ -5,9 +5,7 @@
 # on the same sizes in the same call (docs/PERFORMANCE.md, "blocked's inner-loop options").
 # Output: one line per variant and size, also in $OUT/inner-loop.txt.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 run() {  # size, then -D options
   local n=$1; shift
   local out

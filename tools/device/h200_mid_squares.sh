@@ -11,9 +11,7 @@
 #   ENTRIES="small medium" tools/device/h200_mid_squares.sh ["256 384 512 8192x64x8192 ..."]
 #   ENTRIES=large VARIANTS="-D SPLIT_K=0;-D ASYNC_COPY=1 -D STAGES=3" tools/device/h200_mid_squares.sh 4096
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 SHAPES=${1:-"128 256 384 512 640 768 896 1000 1024 1280 8192x8192x64 8192x64x8192 64x8192x8192"}
 LIMIT=${MID_SECONDS:-420}
 declare -A ENTRY=(

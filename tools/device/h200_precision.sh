@@ -7,9 +7,7 @@
 #   3. speed: clgemm-bench (auto in each precision, CLBlast) and cuBLAS FP32/TF32.
 # Outputs under $OUT: precision-tests.txt, accuracy.txt, ours.json, bench.txt, bench.csv/json.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=/tmp/clgemm-cache PYTHONUNBUFFERED=1
+source tools/device/environment.sh
 B=build-device
 
 echo "== 1. precision tests"

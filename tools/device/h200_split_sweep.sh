@@ -8,9 +8,7 @@
 # Then the batched targets beside CLBlast and cuBLAS (tools/device/h200_suite.sh
 # batched, within 2600^3 of work). Output: $OUT/split-sweep.txt and h200_suite.sh's files.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 LIMIT=${SWEEP_SECONDS:-330}
 L="-D TILE_M=128 -D TILE_N=256 -D ITEM_M=16 -D ITEM_N=8 -D TILE_K=8 -D VEC=4 -D UNROLL=1 -D LOCAL_PAD=4"
 ML="-D TILE_M=64 -D TILE_N=128 -D ITEM_M=8 -D ITEM_N=8 -D LANES_N=8 -D FRAG_PREFETCH=1 -D LOCAL_PAD=4 -D TILE_K=8 -D VEC=4 -D UNROLL=1"

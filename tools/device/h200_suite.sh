@@ -8,9 +8,7 @@
 #   tools/device/h200_suite.sh [SUITE [extra clgemm-bench flags...]]
 #   tools/device/h200_suite.sh batched        # batches and fused epilogues
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 suite=${1:-standard}
 shift || true
 build-device/clgemm-bench --suite "$suite" --kernels ${KERNELS:-auto} --peers ${PEERS:-clblast,clgemm-unfused} \

@@ -12,10 +12,7 @@
 #   usage: tools/device/h200_tensor_split.sh [PARTS]   (default "1 2 3 4"; SHAPES for part 3,
 #          MxNxK ..., SUITES for part 4, default "llm", e.g. "llm batched")
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=/tmp/clgemm-cache PYTHONUNBUFFERED=1
-OUT=${OUT:-/tmp}
+source tools/device/environment.sh
 RUN=build-device/clgemm-run
 OLD_KERNELS=${OLD_KERNELS:-$PWD/devrun/kernels-sum8}
 PARTS=" ${1:-1 2 3 4} "

@@ -5,9 +5,7 @@
 # same call. Output in $OUT/tensorcore.txt.
 #   usage: tools/device/h200_tensorcore.sh [check | quick] [time] [variants]
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=/tmp/clgemm-cache
+source tools/device/environment.sh
 RUN=build-device/clgemm-run
 want() { [[ " ${STEPS} " == *" $1 "* ]]; }
 STEPS="${*:-check time}"

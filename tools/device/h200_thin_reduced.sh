@@ -16,10 +16,7 @@
 #   usage: tools/device/h200_thin_reduced.sh [PARTS]   (default "1 2 3"; SHAPES: MxNxK ... for
 #          part 2, VARIANTS: names of part 2's variants to run, default all)
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=/tmp/clgemm-cache PYTHONUNBUFFERED=1
-OUT=${OUT:-/tmp}
+source tools/device/environment.sh
 RUN=build-device/clgemm-run
 PARTS=" ${1:-1 2 3} "
 SHAPES=${SHAPES:-1x6144x4096 8x4096x4096 16x28672x4096 24x6144x6144 32x4096x14336 64x4096x4096 \

@@ -3,8 +3,7 @@
 # with several parameter sets at a few sizes (enqueue + finish medians from clgemm-run) to
 # choose its defaults. Output: one line per variant and size, also in $OUT/variants.txt.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
+source tools/device/environment.sh
 run() {  # size, then -D options
   local n=$1; shift
   local out

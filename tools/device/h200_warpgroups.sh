@@ -6,9 +6,7 @@
 # 512 work-items (8 x 8 outputs each) against its tuned 256; then the last wave's split.
 # clgemm-run's median of 10-20 enqueue + finish calls. Output: $OUT/warpgroups.txt.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 SIZES=${SIZES:-2048 3000 4096 8192}
 run() {  # kernel precision n [-D options]
   local k=$1 p=$2 n=$3; shift 3; local s=$SECONDS out

@@ -8,9 +8,7 @@
 # (unverified: the splits' correctness is the tests'). Output: $OUT/wave-model.txt.
 #   tools/device/h200_wave_model.sh ["MxNxK:S1,S2,... ..."]
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 LIMIT=${WAVE_SECONDS:-400}
 L="-D TILE_M=128 -D TILE_N=256 -D ITEM_M=16 -D ITEM_N=8 -D TILE_K=8 -D VEC=4 -D UNROLL=1 -D LOCAL_PAD=4"
 SHAPES=${1:-"3000x3000x3000:2,5 3200x3200x3200:2,3 2500x2500x2500:3,5 5000x5000x5000:2,4

@@ -5,9 +5,7 @@
 # `auto` takes it), with WAVE_UNITS set to 1, 2, 4 and 8 work-groups per SM, beside `auto`.
 # clgemm-run's median of 20 enqueue + finish calls, unverified. Output: $OUT/wave-units.txt.
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 THIN="-D TILE_M=32 -D TILE_N=128 -D ITEM_M=8 -D ITEM_N=4 -D TILE_K=32 -D VEC=4 -D UNROLL=1"
 ML="-D TILE_M=64 -D TILE_N=128 -D ITEM_M=8 -D ITEM_N=8 -D LANES_N=8 -D FRAG_PREFETCH=1 -D LOCAL_PAD=4 -D TILE_K=8 -D VEC=4 -D UNROLL=1"
 run() {  # label m n k [clgemm-run options]

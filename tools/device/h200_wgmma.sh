@@ -13,9 +13,7 @@
 #   usage: tools/device/h200_wgmma.sh [tests] [check] [quickcheck] [refill] [time]
 #                                     [variants] [profile] [tune] [bench]
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=/tmp/clgemm-cache
+source tools/device/environment.sh
 B=build-device
 RUN=$B/clgemm-run
 LIMIT=${WGMMA_SCRIPT_SECONDS:-480}

@@ -7,9 +7,7 @@
 # the precision suite (A_REGISTERS 2 included) and clgemm-run's checks on odd shapes.
 #   usage: tools/device/h200_wgmma_stored_a.sh [SIZES]   (default "1024 2048 4096 4095")
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=/tmp/clgemm-cache
+source tools/device/environment.sh
 SIZES=${1:-1024 2048 4096 4095}
 RUN=build-device/clgemm-run
 echo "== cuBLAS"

@@ -7,8 +7,7 @@
 # precision, n, the -D options, GFLOP/s, the kernels' device time and the verification, and the
 # seconds the run took.
 #   usage: tools/device/h200_wgmma_variants.sh
-source .device-kit/nvidia-opencl.sh >/dev/null 2>&1
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH CLGEMM_CACHE_DIR=/tmp/clgemm-cache
+source tools/device/environment.sh
 python3 .device-kit/cublas_sgemm.py 1024 2048 4096 8192 2>&1 | tail -8
 t() {  # precision n [clgemm-run options]
   local p=$1 n=$2; shift 2; local s=$SECONDS

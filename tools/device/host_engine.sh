@@ -10,9 +10,7 @@
 #   tools/device/host_engine.sh             # carry: [".device-kit", "build-device"]
 #   tools/device/host_engine.sh variants
 set -uo pipefail
-source .device-kit/nvidia-opencl.sh
-export CLGEMM_KERNEL_DIR=$PWD/kernels LD_LIBRARY_PATH=$PWD/build-device/src:$LD_LIBRARY_PATH
-export CLGEMM_CACHE_DIR=${CLGEMM_CACHE_DIR:-/tmp/clgemm-cache}
+source tools/device/environment.sh
 bench=build-device/clgemm-bench
 if [ "${1:-}" != variants ]; then
   shapes=1024x1024x1024,4096x4096x4096,8192x8192x8192,4096x4096x256,64x8192x8192
