@@ -445,8 +445,11 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
   GemmProblem b_transposed = GemmProblem::packed(4, 4096, 4096);
   b_transposed.trans_b = Transpose::Trans, b_transposed.ldb = 4096;
   EXPECT_EQ(choose_kernel(empty, cpu, b_transposed).kernel, "gemv");  // B read along K
-  // In the fit, a 1-row product on 1-row blocks, whatever the derived block.
-  EXPECT_EQ(choose_kernel(empty, cpu, GemmProblem::packed(1, 4096, 4096)).overrides.at("ROWS"), 1);
+  // In the fit, a 1-row product on 1-row blocks, whatever the derived block, and the registers
+  // of the rows it lost on wider rows (6 rows of two vectors derived: one row of four).
+  const auto one_row = choose_kernel(empty, cpu, GemmProblem::packed(1, 4096, 4096));
+  EXPECT_EQ(one_row.overrides.at("ROWS"), 1);
+  EXPECT_EQ(one_row.overrides.at("VECTORS"), 4);
   EXPECT_EQ(kernel(cpu, 8, 4096, 4096), "blocked");
   EXPECT_EQ(kernel(cpu, 16, 4096, 4096), "blocked");
   EXPECT_EQ(kernel(cpu, 32, 32, 256), "blocked");  // both sides short: not GEMV-like
