@@ -130,14 +130,17 @@ constexpr std::int64_t kGemvRowsOnGpus = 8;
 // won at 1-4 rows (kernel_choice.cpp).
 constexpr std::int64_t kGemvRowsOnCpus = 4;
 bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows);
-// On devices that run wgmma the reduced precisions leave the tensor cores for products in
-// gemv's regime of at most this many rows (or columns): wgmma's tiles are 64-128 rows deep and
-// it packs all of the long operand for a product that reads it once, so such a product, bound
-// by memory, runs faster on the FMA kernels, which round the operands as the tensor cores do
-// (on the H100, FP32 at 16-32 rows 1.6-2.0x as fast as wgmma's TF32, which was 1.15-1.27x as
-// fast as FP32 from 96 rows: docs/PERFORMANCE.md). On other tensor-core devices (mma.sync,
-// which packs nothing; not measured on thin products) only GEMV-like products, at most
-// kGemvRowsOnGpus rows, leave them.
+// On devices that run wgmma TF32 leaves the tensor cores for products in gemv's regime of at
+// most this many rows (or columns): wgmma's tiles are 64-128 rows deep and it packs all of the
+// long operand for a product that reads it once, so such a product, bound by memory, runs
+// faster on the FMA kernels, which round the operands as the tensor cores do (on the H100,
+// FP32 at 16-32 rows 1.6-2.0x as fast as wgmma's TF32, which was 1.15-1.27x as fast as FP32
+// from 96 rows; after the rule, TF32 at 16-32 rows 1.3-1.4x as fast as on wgmma:
+// docs/PERFORMANCE.md). Not 3xTF32, whose three products per multiply-add cost the FMA
+// kernels three times FP32's work (on the H100 blocked's 3xTF32 ran 16-32-row products at
+// 0.58-0.69x wgmma's speed), nor other tensor-core devices (mma.sync, which packs nothing; not
+// measured on thin products): there only GEMV-like products, at most kGemvRowsOnGpus rows,
+// leave them.
 constexpr std::int64_t kTensorCoreMinRows = 32;
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "catalog/kernel_spec.hpp"
 #include "clgemm/errors.hpp"
 
 namespace clgemm::detail {
@@ -28,6 +29,11 @@ bool on_tensor_cores(Precision precision, TensorCores cores) {
 
 bool gemv_regime_possible(Precision precision, TensorCores cores) {
   return !on_tensor_cores(precision, cores) && runs("gemv", precision, cores);
+}
+
+std::int64_t thin_for_tensor_cores_rows(Precision precision, TensorCores cores) {
+  return cores == TensorCores::Wgmma && precision == Precision::TF32 ? kTensorCoreMinRows
+                                                                     : kGemvRowsOnGpus;
 }
 
 std::string regime_kernel(const AutoScope& scope) {
@@ -87,14 +93,16 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
     if (!known) out.push_back({kernel, overrides});
   };
   // On tensor cores, products too thin for them run as on a device without them
-  // (kTensorCoreMinRows): GEMV-like ones everywhere, others of few rows only where the device
-  // runs wgmma.
+  // (thin_for_tensor_cores_rows): GEMV-like ones always, others of few rows only in TF32 where
+  // the device runs wgmma.
   std::vector<TensorCores> kinds = {cores};
   if (on_tensor_cores(precision, cores)) kinds.push_back(TensorCores::None);
+  const bool thin_leave_for_blocked =
+      thin_for_tensor_cores_rows(precision, cores) > kGemvRowsOnGpus;
   for (TensorCores used : kinds)
     for (bool gemv : {false, true}) {
       if (gemv && !gemv_regime_possible(precision, used)) continue;
-      if (used != cores && !gemv && cores != TensorCores::Wgmma) continue;
+      if (used != cores && !gemv && !thin_leave_for_blocked) continue;
       for (bool single : {true, false}) {
         const AutoScope scope{precision, used, gemv, single};
         for (const auto& usable : usable_entries(database, device, scope).entries)

@@ -3,6 +3,7 @@
 // a device (auto_kernels), which warming builds ahead (choice/warm_up.cpp).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ bool on_tensor_cores(Precision precision, TensorCores cores);
 // Whether gemv's regime can exist for this precision here: gemv is catalogued, computes the
 // precision, and the precision does not run on tensor cores.
 bool gemv_regime_possible(Precision precision, TensorCores cores);
+// Products in gemv's regime of at most this many rows (or columns) leave the tensor cores for
+// the FMA kernels (kernel_spec.hpp's kTensorCoreMinRows says why): kTensorCoreMinRows in TF32 on
+// a device that runs wgmma, else the GEMV-like ones (kGemvRowsOnGpus).
+std::int64_t thin_for_tensor_cores_rows(Precision precision, TensorCores cores);
 // The kernel `auto` runs with derived parameters in the scope: tensorcore on tensor cores,
 // gemv in its regime, else blocked.
 std::string regime_kernel(const AutoScope& scope);

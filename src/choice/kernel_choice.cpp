@@ -166,8 +166,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   const Shape shape = call_shape(call);
   // A product too thin for the tensor cores' tiles is computed as on a device without them.
   std::string thin = "";
-  const std::int64_t thin_rows =
-      cores == TensorCores::Wgmma ? detail::kTensorCoreMinRows : detail::kGemvRowsOnGpus;
+  const std::int64_t thin_rows = detail::thin_for_tensor_cores_rows(precision, cores);
   if (detail::on_tensor_cores(precision, cores) &&
       detail::is_gemv_regime(shape.m, shape.n, shape.k, thin_rows)) {
     cores = TensorCores::None;
