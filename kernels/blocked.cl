@@ -33,8 +33,9 @@
 // through registers, which the accumulators keep. One barrier per slice, as with registers.
 //
 // It also computes the reduced precisions on any device (PRECISION, see tf32.clh): the
-// operands read from local memory are rounded to TF32 exactly as the tensor-core kernel
-// rounds them, and 3xtf32 adds the two cross products of high and low parts.
+// operands are rounded to TF32 exactly as the tensor-core kernel rounds them (in TF32 once as
+// they are written to local memory, else as they are read from it), and 3xtf32 adds the two
+// cross products of high and low parts.
 //
 // Built with SLICED_K = 1 (split-K) each work-group computes one slice of K of a product
 // (SELECT_PRODUCT_SLICE, kernels/gemm_common.clh) and stores its partial product for
@@ -114,6 +115,32 @@
 // Reads 4 adjacent floats from a local page as one 16-byte access.
 #define LOCAL_FLOAT4(page, k, x) (*(__local const float4 *)&(page)[k][x])
 
+// In TF32 the slices staged through registers are rounded once, as they are written to the
+// pages, so that the fragments are read rounded; 3xTF32 needs the parts the rounding drops,
+// and asynchronous copies pass no registers: both round the fragments as they are read.
+#define PAGES_HOLD_TF32 (PRECISION == PRECISION_TF32 && !ASYNC_COPY)
+
+#if !ASYNC_COPY
+// Writes a slice of each operand, fetched into registers, to their pages.
+inline __attribute__((always_inline)) void store_slices(__local float *a_page,
+                                                        __local float *b_page, const int tid,
+                                                        floatV a_next[A_LOADS],
+                                                        floatV b_next[B_LOADS]) {
+#if PAGES_HOLD_TF32
+UNROLL_LOOP
+  for (int l = 0; l < A_LOADS; ++l)
+#pragma unroll
+    for (int e = 0; e < VEC; ++e) ((float *)&a_next[l])[e] = round_tf32(((float *)&a_next[l])[e]);
+UNROLL_LOOP
+  for (int l = 0; l < B_LOADS; ++l)
+#pragma unroll
+    for (int e = 0; e < VEC; ++e) ((float *)&b_next[l])[e] = round_tf32(((float *)&b_next[l])[e]);
+#endif
+  store_a_slice(a_page, tid, a_next);
+  store_b_slice(b_page, tid, b_next);
+}
+#endif
+
 // Reads this work-item's fragments of step k from a pair of pages: its ITEM_M floats of
 // A's column k and ITEM_N floats of B's row k, 4 at a time.
 inline __attribute__((always_inline)) void read_fragments(
@@ -128,11 +155,12 @@ UNROLL_LOOP
     vstore4(LOCAL_FLOAT4(b_page, k, col_base + j4 * COL_STRIDE), 0, b_reg + 4 * j4);
 }
 
-// Adds the outer product of one step's fragments to the accumulators, in PRECISION.
+// Adds the outer product of one step's fragments to the accumulators, in PRECISION (the
+// fragments already rounded where the pages hold TF32).
 inline __attribute__((always_inline)) void accumulate(float acc[ITEM_M][ITEM_N],
                                                       const float a_reg[ITEM_M],
                                                       const float b_reg[ITEM_N]) {
-#if PRECISION == PRECISION_FP32
+#if PRECISION == PRECISION_FP32 || PAGES_HOLD_TF32
 UNROLL_LOOP
   for (int i = 0; i < ITEM_M; ++i)
 UNROLL_LOOP
@@ -251,8 +279,7 @@ UNROLL_LOOP
   floatV a_next[A_LOADS], b_next[B_LOADS];
   fetch_a_slice(A, lda, M, k_count, row0, 0, tid, a_next);
   fetch_b_slice(B, ldb, N, k_count, col0, 0, tid, b_next);
-  store_a_slice(&a_pages[0][0][0], tid, a_next);
-  store_b_slice(&b_pages[0][0][0], tid, b_next);
+  store_slices(&a_pages[0][0][0], &b_pages[0][0][0], tid, a_next, b_next);
   barrier(CLK_LOCAL_MEM_FENCE);
 #if FRAG_PREFETCH
   // Two sets of fragments, step k's in set k % 2, live across the barriers. (Without the
@@ -280,8 +307,7 @@ UNROLL_LOOP
     // The last k (odd: TILE_K is even): the other page was last read before the previous
     // barrier, so the next slice goes there now, and its k = 0 fragments into set 0.
     if (more) {
-      store_a_slice(&a_pages[page ^ 1][0][0], tid, a_next);
-      store_b_slice(&b_pages[page ^ 1][0][0], tid, b_next);
+      store_slices(&a_pages[page ^ 1][0][0], &b_pages[page ^ 1][0][0], tid, a_next, b_next);
       barrier(CLK_LOCAL_MEM_FENCE);
       read_fragments(a_pages[page ^ 1], b_pages[page ^ 1], 0, row_base, col_base, a_reg[0],
                      b_reg[0]);
@@ -291,8 +317,7 @@ UNROLL_LOOP
     multiply_pages(acc, a_pages[page], b_pages[page], row_base, col_base);
     // The other page was last read before the previous barrier, so it is free to overwrite.
     if (more) {
-      store_a_slice(&a_pages[page ^ 1][0][0], tid, a_next);
-      store_b_slice(&b_pages[page ^ 1][0][0], tid, b_next);
+      store_slices(&a_pages[page ^ 1][0][0], &b_pages[page ^ 1][0][0], tid, a_next, b_next);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif

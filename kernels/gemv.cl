@@ -17,9 +17,9 @@
 //
 // It computes the reduced precisions too (PRECISION, see tf32.clh), with ordinary FMAs on
 // operands rounded as the tensor-core kernels round them: a group of X's rows is split into its
-// TF32 parts once per load, an element of Y once per group of rows that uses it (the ring keeps
-// Y as loaded, so that 3xTF32 holds no second copy of it in registers), so a product bound by
-// memory costs what it costs in fp32.
+// TF32 parts once per load; a block of Y is rounded once as it is loaded in TF32, and in 3xTF32
+// an element is split once per group of rows that uses it (the ring keeps Y as loaded, so that
+// 3xTF32 holds no second copy of it in registers).
 #include "gemm_common.clh"
 #include "tf32.clh"
 
@@ -86,6 +86,20 @@ inline float split_for_precision(const float x, float *low) {
 #endif
 }
 
+// In TF32 a block of Y is rounded once, as it enters the ring, where it stays rounded; 3xTF32
+// splits each element as it is used, so that the ring holds no second copy of Y.
+#define RING_HOLDS_TF32 (PRECISION == PRECISION_TF32)
+
+// An element of Y from the ring as PRECISION multiplies it (split_for_precision's parts).
+inline float split_from_ring(const float y, float *low) {
+#if RING_HOLDS_TF32
+  *low = 0.0f;
+  return y;
+#else
+  return split_for_precision(y, low);
+#endif
+}
+
 // acc + x*y in PRECISION from split_for_precision's parts.
 inline float multiply_add(const float acc, const float x, const float x_low, const float y,
                           const float y_low) {
@@ -111,8 +125,9 @@ inline void load_line(__global const float *p, const int valid, const int aligne
 }
 
 // The work-item's block of the long operand: y[j * VEC + v] = Y(k + j, l + v), zero outside
-// the K x L matrix. Y is stored k-contiguous (element (k, l) at l * ld + k) or l-contiguous
-// (at k * ld + l); either way each of the VEC lines is one vector load along it.
+// the K x L matrix, rounded to TF32 in TF32 (RING_HOLDS_TF32). Y is stored k-contiguous
+// (element (k, l) at l * ld + k) or l-contiguous (at k * ld + l); either way each of the VEC
+// lines is one vector load along it.
 inline void load_long_block(__global const float *Y, const int ld, const int K, const int L,
                             const int k, const int l, const int k_contiguous, const int aligned,
                             float y[VEC * VEC]) {
@@ -129,6 +144,10 @@ inline void load_long_block(__global const float *Y, const int ld, const int K, 
       for (int v = 0; v < VEC; ++v) y[t * VEC + v] = line[v];
     }
   }
+#if RING_HOLDS_TF32
+#pragma unroll
+  for (int e = 0; e < VEC * VEC; ++e) y[e] = round_tf32(y[e]);
+#endif
 }
 
 // x[r][j] = X(s + r, k + j) for ROW_GROUP rows from s, zero outside the S x K matrix. X stored
@@ -210,7 +229,7 @@ UNROLL_LOOP
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) {
                   float y_low;
-                  const float y_high = split_for_precision(y[a][j * VEC + v], &y_low);
+                  const float y_high = split_from_ring(y[a][j * VEC + v], &y_low);
 #pragma unroll
                   for (int r = 0; r < ROW_GROUP; ++r)
                     if (g + r < SMALL)
