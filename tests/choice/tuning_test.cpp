@@ -325,6 +325,32 @@ TEST(Tuning, CpuEntriesAreNearestBySizeAndAspect) {
   EXPECT_EQ(row_blocks(4096, 4096, 4096), 1);
 }
 
+// An entry tuned for the call's own class is not capped by a nearer entry of another class:
+// on PoCL the `gemv` entry (8x4096x4096, 48 GFLOP/s) held the `thin` one (87) to 48 at
+// 16x4096x4096, a `thin` call, where the thin blocks ran 90.
+TEST(Tuning, TheCallsOwnClassIsNotCappedByAnother) {
+  DeviceLimits cpu;
+  cpu.name = "C", cpu.platform_name = "P", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
+  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 256 * 1024;
+  TuningDatabase db;
+  TunedEntry gemv = entry("C", "gemv", 0);
+  gemv.kernel = "register_block", gemv.m = 8, gemv.n = 4096, gemv.k = 4096, gemv.gflops = 48;
+  gemv.options = {{"ROWS", 4}};
+  db.put(gemv);
+  TunedEntry thin = entry("C", "thin", 0);
+  thin.kernel = "register_block", thin.m = 32, thin.n = 4096, thin.k = 8192, thin.gflops = 87;
+  thin.options = {{"ROWS", 8}};
+  db.put(thin);
+  const auto rows = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    const auto choice = choose_kernel(db, cpu, GemmProblem::packed(m, n, k));
+    EXPECT_EQ(choice.kernel, "register_block") << choice.reason;
+    return choice.overrides.at("ROWS");
+  };
+  EXPECT_EQ(rows(16, 4096, 4096), 8);  // a thin call: the thin entry, uncapped
+  EXPECT_EQ(rows(64, 8192, 8192), 8);
+  EXPECT_EQ(rows(1000, 1000, 1000), 8);  // neither class's: the nearer (thin) caps the other
+}
+
 TEST(Tuning, ChoiceFallsBackToDerivedAndPrefersTheNearestMeasurement) {
   DeviceLimits device;
   device.name = "D", device.platform_name = "P";
