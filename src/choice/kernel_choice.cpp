@@ -231,14 +231,15 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   // An entry tuned for the call's own shape class speaks for it and is not capped (on PoCL the
   // `gemv` entry's 8-row blocks, measured at 8x4096x4096, held the `thin` entry's to their 48
   // GFLOP/s at 16x4096x4096, where the thin blocks ran 90).
-  const std::string call_class =
-      shape_class(GemmProblem::packed_batch(shape.m, shape.n, shape.k, shape.batch));
-  if (on_cores || device.type == DeviceType::CPU)
+  if (on_cores || device.type == DeviceType::CPU) {
+    const std::string call_class =
+        shape_class(GemmProblem::packed_batch(shape.m, shape.n, shape.k, shape.batch));
     for (auto& c : candidates)
       for (const auto& nearer : candidates)
         if (c.entry->shape_class != call_class && nearer.kernel == c.kernel &&
             nearer.distance < c.distance)
           c.predicted_gflops = std::min(c.predicted_gflops, nearer.predicted_gflops);
+  }
   Candidate derived;
   derived.kernel = regime_kernel;
   derived.options = derive_options(regime_kernel, device);
