@@ -9,11 +9,9 @@
 
 namespace clgemm::detail {
 
-namespace {
-
 // Whether `kernel` computes `precision` here (a kernel that needs tensor cores or wgmma only
 // where the device has them).
-bool runs(const std::string& kernel, Precision precision, TensorCores cores) {
+bool kernel_runs(const std::string& kernel, Precision precision, TensorCores cores) {
   const bool tensor_cores = cores != TensorCores::None;
   for (const auto& description : kernel_catalog())
     if (description.name == kernel)
@@ -21,14 +19,12 @@ bool runs(const std::string& kernel, Precision precision, TensorCores cores) {
   return false;  // an entry put() by a program, naming no kernel of this library
 }
 
-}  // namespace
-
 bool on_tensor_cores(Precision precision, TensorCores cores) {
   return precision != Precision::FP32 && cores != TensorCores::None;
 }
 
 bool gemv_regime_possible(Precision precision, TensorCores cores) {
-  return !on_tensor_cores(precision, cores) && runs("gemv", precision, cores);
+  return !on_tensor_cores(precision, cores) && kernel_runs("gemv", precision, cores);
 }
 
 std::int64_t thin_for_tensor_cores_rows(Precision precision, TensorCores cores) {
@@ -56,7 +52,7 @@ UsableEntries usable_entries(
   for (MatchLevel at : kMatchLevels) {
     out.level = at;
     for (auto& e : database.entries_at(device, tuned_as, at)) {
-      if (!runs(e.kernel, scope.precision, scope.cores))
+      if (!kernel_runs(e.kernel, scope.precision, scope.cores))
         continue;  // another precision's kernel, or one this device does not run
       // In the GEMV regime only gemv's entries count, and gemv's only there.
       if (scope.gemv_regime != (e.kernel == "gemv")) continue;

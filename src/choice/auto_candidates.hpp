@@ -21,6 +21,9 @@ struct AutoScope {
   bool single_product = true;  // a batch of one
 };
 
+// Whether `kernel` computes `precision` here (a kernel that needs tensor cores or wgmma only
+// where the device has them); false for a name outside the catalogue.
+bool kernel_runs(const std::string& kernel, Precision precision, TensorCores cores);
 // Whether the call's precision runs on tensor cores: a reduced precision on a device with them.
 bool on_tensor_cores(Precision precision, TensorCores cores);
 // Whether gemv's regime can exist for this precision here: gemv is catalogued, computes the

@@ -119,13 +119,8 @@ bool better(const Candidate& a, const Candidate& b) {
 // 8.6, 4096 x 4 x 4096, A transposed, 17.2 against 8.3).
 // Returns "gemv", "register_block" or "" where the call is not GEMV-like.
 std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
-                             Precision precision, const DeviceLimits& device) {
-  const auto computes = [precision](const char* kernel) {
-    return std::any_of(
-        kernel_catalog().begin(), kernel_catalog().end(),
-        [&](const KernelDescription& d) { return d.name == kernel && d.computes(precision); });
-  };
-  if (!computes("gemv")) return "";
+                             Precision precision, TensorCores cores, const DeviceLimits& device) {
+  if (!detail::kernel_runs("gemv", precision, cores)) return "";
   const auto block = kernel_block("gemv", derive_options("gemv", device));
   const bool cpu = device.type == DeviceType::CPU;
   const std::int64_t rows =
@@ -134,7 +129,9 @@ std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
       !(cpu && detail::is_long_operand_regime(shape.m, shape.n, shape.k, rows)))
     return "";
   const bool long_operand_as_stored = shape.m <= shape.n ? !call.b.transposed : !call.a.transposed;
-  return cpu && long_operand_as_stored && computes("register_block") ? "register_block" : "gemv";
+  return cpu && long_operand_as_stored && detail::kernel_runs("register_block", precision, cores)
+             ? "register_block"
+             : "gemv";
 }
 
 // For a kernel that packs its operands into the workspace first (wgmma): why its packs for
@@ -186,7 +183,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   detail::AutoScope scope{precision, cores, false, shape.batch == 1};
   std::string regime = thin;
   const std::string gemv_like = detail::gemv_regime_possible(precision, cores)
-                                    ? gemv_like_kernel(call, shape, precision, device)
+                                    ? gemv_like_kernel(call, shape, precision, cores, device)
                                     : "";
   if (!gemv_like.empty()) regime += "GEMV-like shape " + describe_shape(shape) + ": ";
   if (gemv_like == "register_block") regime += "the long operand read as stored, on a CPU: ";
