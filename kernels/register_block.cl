@@ -14,6 +14,14 @@
 //
 // Blocks that stick out of C read B element by element, zero past N, and rows past M read A's
 // last row (their results are never stored), so the loop itself never tests an edge.
+//
+// With INNER_PRODUCTS the block is ROWS x VECTORS outputs, each kept as VEC partial sums along
+// K and added up at the end: for each VEC-deep step of K, one vector load of each of its rows
+// of A and of its columns of op(B), and ROWS x VECTORS multiply-adds. That is the loop for
+// op(B) = B^T with op(A) = A (x * W^T, as a language model's weights are usually stored), whose
+// rows of A and columns of op(B) both run along K in memory, where the outer products above
+// would read B element by element. Other transposes load a step element by element. Columns
+// past N read op(B)'s last column, as rows past M read A's last row.
 #include "gemm_common.clh"
 
 #ifndef ROWS
@@ -34,8 +42,15 @@
 #ifndef K_CHUNK
 #define K_CHUNK 256 // depth of K per turn where ROW_BLOCKS > 1
 #endif
+#ifndef INNER_PRODUCTS
+#define INNER_PRODUCTS 0 // 1: VECTORS columns per block, each VEC partial sums along K
+#endif
 
-#define COLUMNS (VEC * VECTORS) // columns of C per work-item
+#if INNER_PRODUCTS
+#define COLUMNS VECTORS // columns of C per work-item
+#else
+#define COLUMNS (VEC * VECTORS)
+#endif
 #define JOIN(a, b) a##b
 #define EXPAND_JOIN(a, b) JOIN(a, b)
 #if VEC == 1
@@ -54,6 +69,84 @@ inline VECTOR load_b_elements(__global const float *B, const int ldb, const int 
   return LOAD_VECTOR(elements);
 }
 
+#if INNER_PRODUCTS
+// VEC elements of op(A)'s row `row` and of op(B)'s column `col`, from k on; zero from K on.
+inline VECTOR load_a_row(__global const float *A, const int lda, const int row, const int k,
+                         const int K) {
+  float elements[VEC];
+  for (int e = 0; e < VEC; ++e) elements[e] = k + e < K ? A_AT(row, k + e) : 0.0f;
+  return LOAD_VECTOR(elements);
+}
+inline VECTOR load_b_column(__global const float *B, const int ldb, const int col, const int k,
+                            const int K) {
+  float elements[VEC];
+  for (int e = 0; e < VEC; ++e) elements[e] = k + e < K ? B_AT(k + e, col) : 0.0f;
+  return LOAD_VECTOR(elements);
+}
+
+// acc[i][c] += the VEC-wide partial sums of op(A)(rows[i], k_begin..k_end) times
+// op(B)(k_begin..k_end, cols[c]). Where A is not transposed and B is, whole VEC-deep steps are
+// read as vectors; the rest of the turn, and every step of other transposes, element by
+// element.
+inline __attribute__((always_inline)) void multiply_inner(
+    VECTOR acc[ROWS][VECTORS], const int rows[ROWS], const int cols[VECTORS], const int k_begin,
+    const int k_end, __global const float *A, const int lda, __global const float *B,
+    const int ldb) {
+  int k = k_begin;
+#if !TRANS_A && TRANS_B
+  for (; k + VEC <= k_end; k += VEC) {
+    VECTOR b[VECTORS];
+#pragma unroll
+    for (int c = 0; c < VECTORS; ++c) b[c] = LOAD_VECTOR(B + (size_t)cols[c] * ldb + k);
+#pragma unroll
+    for (int i = 0; i < ROWS; ++i) {
+      const VECTOR a = LOAD_VECTOR(A + (size_t)rows[i] * lda + k);
+#pragma unroll
+      for (int c = 0; c < VECTORS; ++c) acc[i][c] = mad(a, b[c], acc[i][c]);
+    }
+  }
+#endif
+  for (; k < k_end; k += VEC) {
+    VECTOR b[VECTORS];
+    for (int c = 0; c < VECTORS; ++c) b[c] = load_b_column(B, ldb, cols[c], k, k_end);
+    for (int i = 0; i < ROWS; ++i) {
+      const VECTOR a = load_a_row(A, lda, rows[i], k, k_end);
+      for (int c = 0; c < VECTORS; ++c) acc[i][c] = mad(a, b[c], acc[i][c]);
+    }
+  }
+}
+
+// The sum of a vector's elements, in a fixed order.
+inline float sum_elements(const VECTOR v) {
+#if VEC == 1
+  return v;
+#else
+  float elements[VEC];
+  EXPAND_JOIN(vstore, VEC)(v, 0, elements);
+  float sum = 0.0f;
+  for (int e = 0; e < VEC; ++e) sum += elements[e];
+  return sum;
+#endif
+}
+
+// C's rows from row0 (those below M) and columns from col0 (those below N): each the sum of
+// its VEC partial sums.
+inline void store_block(__global float *C, const int ldc, const ulong c_offset, const int M,
+                        const int N, const int row0, const int col0,
+                        VECTOR acc[ROWS][VECTORS], const float alpha, const float beta,
+                        const Epilogue epilogue) {
+  for (int i = 0; i < ROWS; ++i) {
+    const int row = row0 + i;
+    if (row >= M) break;
+    for (int c = 0; c < VECTORS; ++c) {
+      const int col = col0 + c;
+      if (col < N)
+        store_c(C, c_offset + (size_t)row * ldc + col, row, col, sum_elements(acc[i][c]), alpha,
+                beta, epilogue);
+    }
+  }
+}
+#else
 // acc += op(A)(rows, k_begin..k_end) * op(B)(k_begin..k_end, col0..col0 + COLUMNS). With
 // whole_b, B's rows are read as whole vectors (B not transposed, the block inside C); else
 // element by element.
@@ -108,6 +201,7 @@ inline void store_block(__global float *C, const int ldc, const ulong c_offset, 
     }
   }
 }
+#endif
 
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block(
     GEMM_PARAMETERS) {
@@ -127,7 +221,13 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block
   const int col0 = get_group_id(0) * COLUMNS;
   const int group_row0 = get_group_id(1) * GROUP_ROWS;
 #endif
+#if INNER_PRODUCTS
+  // Columns past N repeat column N - 1 (read, never stored).
+  int cols[VECTORS];
+  for (int c = 0; c < VECTORS; ++c) cols[c] = min(col0 + c, N - 1);
+#else
   const int whole_b = !TRANS_B && col0 + COLUMNS <= N;
+#endif
 
 #if ROW_BLOCKS == 1
   const int k_chunk = K;  // one block: all of K in one turn
@@ -150,7 +250,11 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block
       VECTOR acc[ROWS][VECTORS];
       for (int i = 0; i < ROWS; ++i)
         for (int v = 0; v < VECTORS; ++v) acc[i][v] = parked[r][i][v];
+#if INNER_PRODUCTS
+      multiply_inner(acc, rows, cols, k0, k_end, A, lda, B, ldb);
+#else
       multiply_block(acc, rows, k0, k_end, whole_b, A, lda, B, ldb, col0, N);
+#endif
       for (int i = 0; i < ROWS; ++i)
         for (int v = 0; v < VECTORS; ++v) parked[r][i][v] = acc[i][v];
     }

@@ -30,6 +30,13 @@ struct DeviceConstraint {
   std::function<bool(const KernelOptions&, const DeviceLimits&)> holds;
 };
 
+// What fit_to_call sees of a row-major call: C is m x n, K deep, and which operands are read
+// transposed.
+struct CallLayout {
+  std::int64_t m = 0, n = 0, k = 0;
+  bool a_transposed = false, b_transposed = false;
+};
+
 struct LaunchGeometry {
   std::array<std::size_t, 2> global;
   std::array<std::size_t, 2> local;
@@ -55,10 +62,10 @@ struct KernelSpec {
   // caller stores it instead (built with A's transpose); unset: never.
   std::function<bool(const KernelOptions&)> reads_stored_a;
   std::function<KernelOptions(const DeviceLimits&)> derive;
-  // The options `auto` runs a call whose C is m x n with, from a tuned or derived set: a
-  // work-item's block of outputs larger than C computes values it throws away, so such a kernel
-  // shrinks it to C. Unset: as given.
-  std::function<KernelOptions(KernelOptions, std::int64_t m, std::int64_t n)> fit_to_output;
+  // The options `auto` runs a call with, from a tuned or derived set: a work-item's block of
+  // outputs larger than C computes values it throws away, so such a kernel shrinks it to C,
+  // and a kernel with a loop for the call's transposes takes it. Unset: as given.
+  std::function<KernelOptions(KernelOptions, const CallLayout&)> fit_to_call;
   std::vector<Constraint> constraints;
   std::vector<DeviceConstraint> device_constraints;
   std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group;  // (x, y)

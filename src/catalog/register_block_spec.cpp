@@ -1,6 +1,7 @@
 // The register-blocked CPU kernel as data: one work-item per work-group, a ROWS x (VEC *
-// VECTORS) block of C in vector registers (ROW_BLOCKS of them in turns along K), operands read
-// from global memory (the CPU's caches).
+// VECTORS) block of C in vector registers (ROW_BLOCKS of them in turns along K), or with
+// INNER_PRODUCTS ROWS x VECTORS outputs as VEC partial sums along K, operands read from global
+// memory (the CPU's caches).
 #include <algorithm>
 
 #include "catalog/kernel_spec.hpp"
@@ -9,7 +10,7 @@ namespace clgemm::detail {
 
 namespace {
 long columns(const KernelOptions& o) {
-  return opt(o, "VEC") * opt(o, "VECTORS");
+  return opt(o, "INNER_PRODUCTS") ? opt(o, "VECTORS") : opt(o, "VEC") * opt(o, "VECTORS");
 }
 // The rows of C a work-item computes.
 long group_rows(const KernelOptions& o) {
@@ -27,7 +28,11 @@ KernelSpec register_block_spec() {
       "memory and no barrier",
       {{"ROWS", "rows of C per block of accumulators", 1, 64, {4, 6, 8, 12, 16}},
        {"VEC", "floats per vector (1, 2, 4, 8 or 16)", 1, 16, {8, 16}},
-       {"VECTORS", "vectors per row of C (1, 2 or 4)", 1, 4, {1, 2}},
+       {"VECTORS",
+        "vectors per row of C (1, 2 or 4); with INNER_PRODUCTS, columns of C (1 to 8)",
+        1,
+        8,
+        {1, 2}},
        {"DOWN_ROWS_FIRST",
         "1: the work-groups go down C's rows first (a panel of B shared by consecutive ones), "
         "0: along them first (A's rows shared)",
@@ -40,7 +45,13 @@ KernelSpec register_block_spec() {
         1,
         16,
         {1, 2, 4}},
-       {"K_CHUNK", "depth of K per turn where ROW_BLOCKS > 1", 1, 65536, {128, 256, 512}}}};
+       {"K_CHUNK", "depth of K per turn where ROW_BLOCKS > 1", 1, 65536, {128, 256, 512}},
+       {"INNER_PRODUCTS",
+        "1: each output kept as VEC partial sums along K, A's rows and op(B)'s columns read as "
+        "vectors (op(A) = A, op(B) = B^T); 0: outer products along op(B)'s rows",
+        0,
+        1,
+        {0, 1}}}};
   s.entry_point = "gemm_register_block";
   // The accumulators in registers: the blocks parked between turns (ROW_BLOCKS > 1) live in
   // private memory, the L1 cache.
@@ -53,9 +64,11 @@ KernelSpec register_block_spec() {
   s.derive = [](const DeviceLimits& d) {
     if (d.name.find("avx512") != std::string::npos)
       return KernelOptions{{"ROWS", 12},           {"VEC", 16},       {"VECTORS", 2},
-                           {"DOWN_ROWS_FIRST", 0}, {"ROW_BLOCKS", 1}, {"K_CHUNK", 256}};
-    return KernelOptions{{"ROWS", 6},       {"VEC", 8},      {"VECTORS", 2}, {"DOWN_ROWS_FIRST", 0},
-                         {"ROW_BLOCKS", 1}, {"K_CHUNK", 256}};
+                           {"DOWN_ROWS_FIRST", 0}, {"ROW_BLOCKS", 1}, {"K_CHUNK", 256},
+                           {"INNER_PRODUCTS", 0}};
+    return KernelOptions{
+        {"ROWS", 6},       {"VEC", 8},       {"VECTORS", 2},       {"DOWN_ROWS_FIRST", 0},
+        {"ROW_BLOCKS", 1}, {"K_CHUNK", 256}, {"INNER_PRODUCTS", 0}};
   };
   // No more rows per block, and no more blocks, than C has rows, and no more vectors, or wider
   // ones, than C's columns need: a work-item computes every output of its blocks, those past
@@ -64,23 +77,39 @@ KernelSpec register_block_spec() {
   // GFLOP/s, on four of 16 rows: 12.0; 4096 x 8 x 4096 on 8 columns: 79, on 32: 12.5).
   // The registers fewer rows free widen the rows, up to four vectors (on PoCL, 1 x 4096 x 4096
   // and 1 x 11008 x 4096 on one row of four float16: 1.3-1.7x as fast as on two).
-  s.fit_to_output = [](KernelOptions o, std::int64_t m, std::int64_t n) {
-    const long rows = long(std::clamp<std::int64_t>(m, 1, 65536));
-    const long columns = long(std::clamp<std::int64_t>(n, 1, 65536));
-    const long accumulators = o.at("ROWS") * o.at("VECTORS");
-    o["ROWS"] = std::min(o["ROWS"], rows);
-    while (o["VECTORS"] < 4 && 2 * o["ROWS"] * o["VECTORS"] <= accumulators) o["VECTORS"] *= 2;
+  //
+  // A call with op(A) = A and op(B) = B^T runs the inner products, on blocks of up to 4 rows x
+  // 8 columns (the turns along K as tuned): the outer products read such a B element by
+  // element (on PoCL, 64 x 4096 x 4096 at 11.5 GFLOP/s, 1024^3 at 25.6, 1 x 4096 x 4096 on
+  // gemv at 3.1), the inner ones as vectors (by hand: 92-114, 85-105, 16-20; of the blocks
+  // tried, 1, 2 and 4 rows by 2, 4 and 8 columns, 4 x 8 was best or within the noise of it
+  // from 8 rows on, 1 x 8 below).
+  s.fit_to_call = [](KernelOptions o, const CallLayout& call) {
+    const long rows = long(std::clamp<std::int64_t>(call.m, 1, 65536));
+    const long columns = long(std::clamp<std::int64_t>(call.n, 1, 65536));
+    const long depth = long(std::clamp<std::int64_t>(call.k, 1, 65536));
+    o["INNER_PRODUCTS"] = !call.a_transposed && call.b_transposed;
+    if (o["INNER_PRODUCTS"]) {
+      o["ROWS"] = std::min(4L, rows);
+      o["VECTORS"] = 8;
+      while (o["VECTORS"] > 1 && o["VECTORS"] / 2 >= columns) o["VECTORS"] /= 2;
+      while (o.at("VEC") > 1 && o["VEC"] / 2 >= depth) o["VEC"] /= 2;
+    } else {
+      const long accumulators = o.at("ROWS") * o.at("VECTORS");
+      o["ROWS"] = std::min(o["ROWS"], rows);
+      while (o["VECTORS"] < 4 && 2 * o["ROWS"] * o["VECTORS"] <= accumulators) o["VECTORS"] *= 2;
+      while (o.at("VECTORS") > 1 && o["VEC"] * (o["VECTORS"] / 2) >= columns) o["VECTORS"] /= 2;
+      while (o.at("VEC") > 1 && o["VEC"] / 2 >= columns) o["VEC"] /= 2;
+    }
     o["ROW_BLOCKS"] = std::min(o.at("ROW_BLOCKS"), (rows + o["ROWS"] - 1) / o["ROWS"]);
-    while (o.at("VECTORS") > 1 && o["VEC"] * (o["VECTORS"] / 2) >= columns) o["VECTORS"] /= 2;
-    while (o.at("VEC") > 1 && o["VEC"] / 2 >= columns) o["VEC"] /= 2;
     return o;
   };
   s.constraints = {
       vector_width_constraint(),
-      {"VECTORS is 1, 2 or 4",
+      {"VECTORS is 1, 2 or 4 (any of 1 to 8 with INNER_PRODUCTS)",
        [](const KernelOptions& o) {
          const long v = opt(o, "VECTORS");
-         return v == 1 || v == 2 || v == 4;
+         return v == 1 || v == 2 || v == 4 || (opt(o, "INNER_PRODUCTS") && v <= 8);
        }},
   };
   s.work_group = [](const KernelOptions&) { return std::array<std::size_t, 2>{1, 1}; };

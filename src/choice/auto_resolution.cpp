@@ -1,5 +1,6 @@
 // Resolving `auto` for a call (auto_resolution.hpp): the tuning database's choice for the
-// row-major call's shape, precision and the device's tensor cores, remembered per shape.
+// row-major call's shape, transposes, precision and the device's tensor cores, remembered per
+// shape and transposes.
 #include "choice/auto_resolution.hpp"
 
 #include "catalog/device_support.hpp"
@@ -10,11 +11,13 @@ namespace clgemm::detail {
 
 namespace {
 
-// What `auto` chose is a function of the row-major call's shape, its batch and the precision
-// once the database is loaded.
+// What `auto` chose is a function of the row-major call's shape, its batch, which operands it
+// reads transposed (on CPUs: register_block's loop, and gemv or register_block for GEMV-like
+// products) and the precision once the database is loaded.
 std::string choice_key(const KernelCall& call, Precision precision) {
   CacheKey key;
   key.number(call.m).number(call.n).number(call.k).number(call.batch).number(int(precision));
+  key.number(int(call.a.transposed)).number(int(call.b.transposed));
   return key.take();
 }
 

@@ -1,6 +1,7 @@
 // Internal: resolving `auto` for a call, and what a Context keeps for it: the tuning database,
 // loaded on the first `auto` call, and what `auto` resolved to by the row-major call's
-// (m, n, k), batch and precision (weighing every entry costs more than a small launch).
+// (m, n, k), batch, transposes and precision (weighing every entry costs more than a small
+// launch).
 #pragma once
 
 #include <mutex>

@@ -65,12 +65,13 @@ struct Candidate {
   double distance = 0;  // size_distance() to the entry's measured shape
 };
 
-// Fits the candidate's options to C (KernelSpec::fit_to_output) and sets what its choice
+// Fits the candidate's options to the call (KernelSpec::fit_to_call) and sets what its choice
 // passes on: `overrides` plus every option the fit changed.
-void fit_to_output(Candidate& c, KernelOptions overrides, const Shape& shape) {
+void fit_to_call(Candidate& c, KernelOptions overrides, const detail::KernelCall& call) {
   const auto& spec = detail::find_spec(c.kernel);
-  if (spec.fit_to_output) {
-    KernelOptions fitted = spec.fit_to_output(c.options, shape.m, shape.n);
+  if (spec.fit_to_call) {
+    KernelOptions fitted =
+        spec.fit_to_call(c.options, {call.m, call.n, call.k, call.a.transposed, call.b.transposed});
     for (const auto& [name, value] : fitted)
       if (c.options.at(name) != value) overrides[name] = value;
     c.options = std::move(fitted);
@@ -115,8 +116,9 @@ bool better(const Candidate& a, const Candidate& b) {
 // them element by element (PoCL on the 2-core Xeon, gemv against register_block, GFLOP/s: 1, 2
 // and 4 x 4096 x 4096 2.3 / 5.0 / 13.2 against 7.2 / 27.4 / 47.0; 4096 x 1 x 4096 3.7
 // against 12.4, 4096 x 2 x 4096 10.5 against 22.5; 1 x 16777216 x 2 0.35 against 6.5; with
-// the long operand transposed gemv keeps them: 4 x 4096 x 4096, B transposed, 12.9 against
-// 8.6, 4096 x 4 x 4096, A transposed, 17.2 against 8.3).
+// the long operand transposed gemv keeps them: 4096 x 4 x 4096, A transposed, 17.2 against
+// 8.3), except op(B) = B^T with op(A) = A, which register_block's inner products read as
+// vectors (1 x 4096 x 4096: gemv 3.1, the inner products 16-20).
 // Returns "gemv", "register_block" or "" where the call is not GEMV-like.
 std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
                              Precision precision, TensorCores cores, const DeviceLimits& device) {
@@ -129,7 +131,10 @@ std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
       !(cpu && detail::is_long_operand_regime(shape.m, shape.n, shape.k, rows)))
     return "";
   const bool long_operand_as_stored = shape.m <= shape.n ? !call.b.transposed : !call.a.transposed;
-  return cpu && long_operand_as_stored && detail::kernel_runs("register_block", precision, cores)
+  // register_block's inner products read op(B) = B^T as vectors where op(A) = A.
+  const bool inner_products = shape.m <= shape.n && !call.a.transposed && call.b.transposed;
+  return cpu && (long_operand_as_stored || inner_products) &&
+                 detail::kernel_runs("register_block", precision, cores)
              ? "register_block"
              : "gemv";
 }
@@ -209,7 +214,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     c.options = u.options;
     const Shape measured = measured_shape(e);
     const double measured_fill = device_fill(c.kernel, c.options, measured, device);
-    fit_to_output(c, e.options, shape);
+    fit_to_call(c, e.options, call);
     c.fill = device_fill(c.kernel, c.options, shape, device);
     // Never faster than measured: an entry speaks for shapes that keep the device at least as
     // busy as its own problem did, and loses in proportion on shapes that keep it less busy (a
@@ -240,7 +245,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   Candidate derived;
   derived.kernel = regime_kernel;
   derived.options = derive_options(regime_kernel, device);
-  fit_to_output(derived, {}, shape);
+  fit_to_call(derived, {}, call);
   derived.fill = device_fill(derived.kernel, derived.options, shape, device);
   candidates.push_back(derived);
 

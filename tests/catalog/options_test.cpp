@@ -74,7 +74,8 @@ TEST(Options, RegisterBlockParametersAreChecked) {
        {KernelOptions{{"VEC", 3}}, KernelOptions{{"VECTORS", 3}}, KernelOptions{{"ROWS", 0}},
         KernelOptions{{"ROWS", 65}}, KernelOptions{{"DOWN_ROWS_FIRST", 2}},
         KernelOptions{{"ROW_BLOCKS", 0}}, KernelOptions{{"ROW_BLOCKS", 17}},
-        KernelOptions{{"K_CHUNK", 0}}}) {
+        KernelOptions{{"K_CHUNK", 0}}, KernelOptions{{"INNER_PRODUCTS", 2}},
+        KernelOptions{{"VECTORS", 9}, {"INNER_PRODUCTS", 1}}}) {
     const std::string name = bad.begin()->first;
     try {
       resolve_options("register_block", cpu, bad);

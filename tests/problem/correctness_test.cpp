@@ -146,7 +146,21 @@ INSTANTIATE_TEST_SUITE_P(
                   {"ROW_BLOCKS", 2},
                   {"K_CHUNK", 16},
                   {"DOWN_ROWS_FIRST", 1}},
-                 "register_block_row_blocks_down_rows_first"}),
+                 "register_block_row_blocks_down_rows_first"},
+        // Inner products (each output VEC partial sums along K): blocks past M and N, turns
+        // that end short of K and of a vector, the vector loop where B alone is transposed,
+        // element by element in the other transposes.
+        Override{"register_block",
+                 {{"ROWS", 3},
+                  {"VEC", 4},
+                  {"VECTORS", 3},
+                  {"ROW_BLOCKS", 2},
+                  {"K_CHUNK", 10},
+                  {"INNER_PRODUCTS", 1}},
+                 "register_block_inner_products"},
+        Override{"register_block",
+                 {{"ROWS", 4}, {"VEC", 16}, {"VECTORS", 8}, {"INNER_PRODUCTS", 1}},
+                 "register_block_inner_products_wide"}),
     [](const auto& info) { return info.param.label; });
 
 // blocked's inner-loop options, each set on small tiles (not unrolled, so quick to compile on
@@ -297,7 +311,8 @@ INSTANTIATE_TEST_SUITE_P(
 // auto on products of few rows or columns with K long enough to stream the long operand, in
 // every layout and transpose: on a CPU, register_block where the long operand is read as stored,
 // its blocks shrunk to C's rows or columns (1 to 6 of them: blocks of one row, vectors of one,
-// two or eight floats), gemv where it is transposed.
+// two or eight floats), and its inner products where B alone is transposed; gemv where the
+// long operand is transposed otherwise.
 TEST(AutoThinProducts, EveryLayoutMatchesTheReference) {
   const bool cpu = shared_context().device().type == DeviceType::CPU;
   for (const Shape& s : {Shape{1, 300, 260}, Shape{3, 517, 300}, Shape{300, 1, 260},
@@ -311,6 +326,12 @@ TEST(AutoThinProducts, EveryLayoutMatchesTheReference) {
               << s.m << "x" << s.n << "x" << s.k << (layout == Layout::RowMajor ? " row" : " col")
               << "-major " << int(ta) << int(tb) << " on " << out.record.kernel << " "
               << out.record.build_options << ": " << out.check.first_failure;
+          // Row-major, B alone transposed, few rows: the inner products.
+          if (cpu && layout == Layout::RowMajor && ta == Transpose::NoTrans &&
+              tb == Transpose::Trans && s.m < s.n) {
+            EXPECT_EQ(out.record.kernel, "register_block") << out.record.kernel_choice;
+            EXPECT_EQ(out.record.options.at("INNER_PRODUCTS"), 1) << out.record.build_options;
+          }
           // Row-major, nothing transposed: the long operand read as stored.
           if (cpu && layout == Layout::RowMajor && ta == Transpose::NoTrans &&
               tb == Transpose::NoTrans) {
@@ -320,6 +341,29 @@ TEST(AutoThinProducts, EveryLayoutMatchesTheReference) {
             if (s.n < 8) EXPECT_LE(o.at("VEC") * o.at("VECTORS"), 8) << out.record.build_options;
           }
         }
+}
+
+// register_block's inner products in every layout and transpose: the vector loop reads A's
+// rows and op(B)'s columns along K only where op(A) = A and op(B) = B^T (in a column-major
+// problem, the other way round), element by element otherwise; blocks past M and N, turns
+// that end short of K and of a vector, and a 1-row, 1-column and K = 1 product.
+TEST(RegisterBlockInnerProducts, EveryLayoutAndTransposeMatchesTheReference) {
+  const KernelOptions narrow{{"ROWS", 3},       {"VEC", 4},      {"VECTORS", 3},
+                             {"ROW_BLOCKS", 2}, {"K_CHUNK", 10}, {"INNER_PRODUCTS", 1}};
+  const KernelOptions wide{{"ROWS", 4}, {"VEC", 16}, {"VECTORS", 8}, {"INNER_PRODUCTS", 1}};
+  for (const KernelOptions& options : {narrow, wide})
+    for (const Shape& s : {Shape{65, 33, 127}, Shape{17, 129, 9}, Shape{1, 300, 37},
+                           Shape{300, 1, 70}, Shape{5, 7, 1}})
+      for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor})
+        for (Transpose ta : {Transpose::NoTrans, Transpose::Trans})
+          for (Transpose tb : {Transpose::NoTrans, Transpose::Trans}) {
+            const GemmProblem p = odd_problem(s.m, s.n, s.k, layout, ta, tb);
+            const auto out = run_checked(p, kernel_settings("register_block", options));
+            EXPECT_TRUE(out.check.passed)
+                << s.m << "x" << s.n << "x" << s.k << (layout == Layout::RowMajor ? " row" : " col")
+                << "-major " << int(ta) << int(tb) << " " << out.record.build_options << ": "
+                << out.check.first_failure;
+          }
 }
 
 }  // namespace

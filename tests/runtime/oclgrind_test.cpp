@@ -157,14 +157,16 @@ class UnderOclgrind : public ::testing::TestWithParam<Run> {
   }
 
   void run_clean(const GemmProblem& p, const KernelOptions& overrides) {
-    const bool transposed = p.trans_a == Transpose::Trans;
+    const bool a_transposed = p.trans_a == Transpose::Trans;
+    const bool b_transposed = p.trans_b == Transpose::Trans;
     std::ostringstream what;
     what << run_name(GetParam()) << " on " << p.m << "x" << p.n << "x" << p.k
-         << (transposed ? ", A and B transposed" : "") << " (lda " << p.lda << ", ldb " << p.ldb
-         << ", ldc " << p.ldc << ", beta " << p.beta << ")";
+         << (a_transposed ? ", A transposed" : "") << (b_transposed ? ", B transposed" : "")
+         << " (lda " << p.lda << ", ldb " << p.ldb << ", ldc " << p.ldc << ", beta " << p.beta
+         << ")";
     SCOPED_TRACE(what.str());
-    const auto a = operand(p.a_offset, transposed ? p.k : p.m, p.min_lda(), p.lda, 11);
-    const auto b = operand(p.b_offset, transposed ? p.n : p.k, p.min_ldb(), p.ldb, 12);
+    const auto a = operand(p.a_offset, a_transposed ? p.k : p.m, p.min_lda(), p.lda, 11);
+    const auto b = operand(p.b_offset, b_transposed ? p.n : p.k, p.min_ldb(), p.ldb, 12);
     const auto c_before = random_matrix(p.c_elements(), 13);
     auto c = c_before;
     RunSettings settings;
@@ -319,11 +321,21 @@ INSTANTIATE_TEST_SUITE_P(Blocked, UnderOclgrindInnerLoop, ::testing::Values(Run{
 
 // register_block with three blocks of 3 rows per work-item in turns 7 deep: the parked
 // accumulators, turns that end short of K and blocks past M (wholly or in part) show any read
-// of an uninitialised value or outside the operands here.
+// of an uninitialised value or outside the operands here. Then the same blocks as inner
+// products of 3 columns, 4 deep: with B transposed and A not, whole vectors along K and the
+// turns' short ends; in the other transposes, element by element.
 class UnderOclgrindRowBlocks : public UnderOclgrind {};
 
 TEST_P(UnderOclgrindRowBlocks, RowBlocks) {
   run_clean({{"ROWS", 3}, {"VEC", 4}, {"VECTORS", 2}, {"ROW_BLOCKS", 3}, {"K_CHUNK", 7}});
+  const KernelOptions inner{{"ROWS", 3},       {"VEC", 4},     {"VECTORS", 4},
+                            {"ROW_BLOCKS", 3}, {"K_CHUNK", 7}, {"INNER_PRODUCTS", 1}};
+  run_clean(inner);
+  for (const Shape& s : kShapes) {
+    GemmProblem b_transposed = problem(s, Transpose::NoTrans);
+    b_transposed.trans_b = Transpose::Trans, b_transposed.ldb = b_transposed.min_ldb() + 5;
+    run_clean(b_transposed, inner);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(RegisterBlock, UnderOclgrindRowBlocks,

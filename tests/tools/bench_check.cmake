@@ -31,11 +31,11 @@ if(NOT count EQUAL 7)
   message(FATAL_ERROR "expected 7 CSV lines, got ${count}")
 endif()
 list(GET rows 0 header)
-if(NOT header MATCHES "intensity_flop_per_byte,ceiling_gflops$")
-  message(FATAL_ERROR "CSV header lacks the intensity and ceiling columns: ${header}")
+if(NOT header MATCHES "intensity_flop_per_byte,ceiling_gflops,trans_a,trans_b$")
+  message(FATAL_ERROR "CSV header lacks the intensity, ceiling and transpose columns: ${header}")
 endif()
 # Columns: ...,m,n,k,batch_count,bias,activation,median_seconds,gflops,runs,back_to_back_seconds,
-# back_to_back_gflops,batch,verified,intensity,ceiling.
+# back_to_back_gflops,batch,verified,intensity,ceiling,trans_a,trans_b.
 foreach(expected ",blocked,64,64,64,1,none,none," ",tile,96,96,96," ",tile,33,65,17,"
                  ",tile,64,64,64,1,none,none,[^,]*,[^,]*,[0-9]+,[^,]*,[^,]*,[0-9]+,true,3\\.5555[0-9]*,35\\.5555")
   if(NOT ";${rows};" MATCHES "${expected}")
@@ -75,4 +75,27 @@ foreach(i RANGE ${last})
 endforeach()
 if(NOT tile_64)
   message(FATAL_ERROR "no JSON row for tile at 64x64x64")
+endif()
+
+# --transa/--transb: the odd shape with B alone transposed, verified, named so in the JSON and
+# marked in the CSV's last two columns.
+execute_process(
+  COMMAND "${BENCH}" --shapes 33x65x17 --transb t --kernels auto,blocked --peers none
+          --min-time 0.01 --json "${WORK}/transposed.json" --csv "${WORK}/transposed.csv"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "clgemm-bench --transb t exited with ${rc}")
+endif()
+file(STRINGS "${WORK}/transposed.csv" rows)
+foreach(expected ",auto,33,65,17,.*,true,[^,]*,[^,]*,n,t" ",blocked,33,65,17,.*,true,[^,]*,[^,]*,n,t")
+  if(NOT ";${rows};" MATCHES "${expected}")
+    message(FATAL_ERROR "no CSV row matches '${expected}'")
+  endif()
+endforeach()
+file(READ "${WORK}/transposed.json" document)
+string(JSON shape GET "${document}" results 0 shape)
+string(JSON trans_b GET "${document}" results 0 trans_b)
+if(NOT shape STREQUAL "33x65x17/NT" OR NOT trans_b STREQUAL "ON")
+  message(FATAL_ERROR "JSON row 0: shape '${shape}', trans_b '${trans_b}'")
 endif()

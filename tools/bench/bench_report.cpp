@@ -80,7 +80,8 @@ std::pair<std::string, std::string> reports(const DeviceLimits& limits, const Ru
   std::ostringstream csv;
   csv << "device,contender,m,n,k,batch_count,bias,activation,median_seconds,gflops,runs,back_to_"
          "back_seconds,"
-         "back_to_back_gflops,batch,verified,intensity_flop_per_byte,ceiling_gflops\n";
+         "back_to_back_gflops,batch,verified,intensity_flop_per_byte,ceiling_gflops,trans_a,"
+         "trans_b\n";
   for (const auto& r : results) {
     rows.push_back({{"device", limits.name},
                     {"platform", limits.platform_name},
@@ -90,6 +91,8 @@ std::pair<std::string, std::string> reports(const DeviceLimits& limits, const Ru
                     {"n", r.problem.n},
                     {"k", r.problem.k},
                     {"batch_count", r.problem.batch},
+                    {"trans_a", r.problem.trans_a == Transpose::Trans},
+                    {"trans_b", r.problem.trans_b == Transpose::Trans},
                     {"bias", bias_label(r.problem.epilogue.bias)},
                     {"activation", activation_name(r.problem.epilogue.activation)},
                     {"shape", shape_text(shape_of(r.problem))},
@@ -111,7 +114,9 @@ std::pair<std::string, std::string> reports(const DeviceLimits& limits, const Ru
         << activation_name(r.problem.epilogue.activation) << ',' << r.median_seconds << ','
         << r.gflops() << ',' << r.runs << ',' << r.back_to_back_seconds << ','
         << r.back_to_back_gflops() << ',' << r.batch << ',' << (r.passed ? "true" : "false") << ','
-        << cell(r.intensity) << ',' << cell(r.ceiling_gflops) << '\n';
+        << cell(r.intensity) << ',' << cell(r.ceiling_gflops) << ','
+        << (r.problem.trans_a == Transpose::Trans ? 't' : 'n') << ','
+        << (r.problem.trans_b == Transpose::Trans ? 't' : 'n') << '\n';
   }
   nlohmann::json means = nlohmann::json::array();
   for (const auto& m : geometric_means(results))

@@ -96,6 +96,8 @@ std::string shape_text(const Shape& shape) {
   if (shape.bias == Bias::PerColumn) text += "+colbias";
   if (shape.activation != Activation::None)
     text += std::string("+") + activation_name(shape.activation);
+  if (shape.trans_a || shape.trans_b)
+    text += std::string("/") + (shape.trans_a ? "T" : "N") + (shape.trans_b ? "T" : "N");
   return text;
 }
 
@@ -105,11 +107,16 @@ Shape shape_of(const GemmProblem& problem) {
           problem.k,
           problem.batch,
           problem.epilogue.bias,
-          problem.epilogue.activation};
+          problem.epilogue.activation,
+          problem.trans_a == Transpose::Trans,
+          problem.trans_b == Transpose::Trans};
 }
 
 GemmProblem problem_of(const Shape& shape) {
   GemmProblem p = GemmProblem::packed(shape.m, shape.n, shape.k);
+  p.trans_a = shape.trans_a ? Transpose::Trans : Transpose::NoTrans;
+  p.trans_b = shape.trans_b ? Transpose::Trans : Transpose::NoTrans;
+  p.lda = p.min_lda(), p.ldb = p.min_ldb();
   p.batch = shape.batch;
   if (shape.batch > 1) {
     p.stride_a = std::int64_t(p.a_extent());

@@ -19,6 +19,7 @@ struct Shape {
   std::int64_t batch = 1;
   Bias bias = Bias::None;
   Activation activation = Activation::None;
+  bool trans_a = false, trans_b = false;  // op(A) = A^T, op(B) = B^T (row-major)
   double multiply_adds() const { return double(batch) * double(m) * double(n) * double(k); }
 };
 

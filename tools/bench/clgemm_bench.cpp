@@ -46,6 +46,13 @@ clgemm::GemmProblem parse_shape(const std::string& text) {
   return clgemm::GemmProblem::packed(size(0, x1), size(x1 + 1, x2), size(x2 + 1, text.size()));
 }
 
+// The packed problem of the same shape with op(A) = A^T and op(B) = B^T as asked.
+void transpose_operands(clgemm::GemmProblem& problem, bool trans_a, bool trans_b) {
+  auto shape = clgemm::bench::shape_of(problem);
+  shape.trans_a = trans_a, shape.trans_b = trans_b;
+  problem = clgemm::bench::problem_of(shape);
+}
+
 // The suite's shapes, then the squares of --sizes, then --shapes.
 std::vector<clgemm::GemmProblem> gather_shapes(const std::string& suite,
                                                const std::vector<long>& sizes,
@@ -148,6 +155,7 @@ struct Arguments {
   std::vector<long> sizes;
   std::vector<std::string> shapes;
   std::vector<std::string> peers = {"all"};
+  std::string trans_a = "n", trans_b = "n";  // --transa, --transb
   double min_time = 0.3;
   double peak_gflops = 0, bandwidth_gbs = 0;
   std::string csv_path, json_path;
@@ -184,6 +192,15 @@ void add_options(CLI::App& app, Arguments& args) {
       ->delimiter(',')
       ->check(clgemm::cli::size_range());
   app.add_option("--shapes", args.shapes, "further MxNxK shapes")->delimiter(',');
+  app.add_option("--transa", args.trans_a,
+                 "n: op(A) = A, t: op(A) = A^T, for every shape (row-major, A stored K x M)")
+      ->check(CLI::IsMember({"n", "t"}))
+      ->capture_default_str();
+  app.add_option("--transb", args.trans_b,
+                 "n: op(B) = B, t: op(B) = B^T, for every shape (row-major, B stored N x K, as "
+                 "a language model's weights usually are)")
+      ->check(CLI::IsMember({"n", "t"}))
+      ->capture_default_str();
   app.add_option("--peers", args.peers,
                  "peers to include: all (those this build has), none, or names (clblast: Gemm, "
                  "and GemmStridedBatched and GemmBatched for batches; openblas; clgemm-unfused: "
@@ -238,6 +255,8 @@ int run_benchmark(Arguments& args) {
     if (const auto [name, precision] = parse_contender(k); name != "auto")
       clgemm::find_kernel(name);
   auto problems = gather_shapes(args.suite, args.sizes, args.shapes);
+  for (auto& problem : problems)
+    transpose_operands(problem, args.trans_a == "t", args.trans_b == "t");
   for (const auto& [flag, path] : {std::pair{"--csv", &args.csv_path}, {"--json", &args.json_path}})
     if (!path->empty()) clgemm::cli::check_output_path(flag, *path);
 
@@ -250,7 +269,11 @@ int run_benchmark(Arguments& args) {
                                                                            : clgemm::cli::kFailed;
   }
   const bool cpu = limits.type == clgemm::DeviceType::CPU;
-  if (problems.empty()) problems = gather_shapes(cpu ? "default-cpu" : "default-gpu", {}, {});
+  if (problems.empty()) {
+    problems = gather_shapes(cpu ? "default-cpu" : "default-gpu", {}, {});
+    for (auto& problem : problems)
+      transpose_operands(problem, args.trans_a == "t", args.trans_b == "t");
+  }
   clgemm::bench::RunInfo info;
   info.suite = args.suite;
   info.max_size = args.max_size;
