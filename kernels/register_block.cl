@@ -116,16 +116,27 @@ inline __attribute__((always_inline)) void multiply_inner(
   }
 }
 
-// The sum of a vector's elements, in a fixed order.
+// The sum of a vector's elements, halves added pairwise (a fixed order).
 inline float sum_elements(const VECTOR v) {
-#if VEC == 1
-  return v;
+#if VEC == 16
+  const float8 v8 = v.lo + v.hi;
+#elif VEC == 8
+  const float8 v8 = v;
+#endif
+#if VEC >= 8
+  const float4 v4 = v8.lo + v8.hi;
+#elif VEC == 4
+  const float4 v4 = v;
+#endif
+#if VEC >= 4
+  const float2 v2 = v4.lo + v4.hi;
+#elif VEC == 2
+  const float2 v2 = v;
+#endif
+#if VEC >= 2
+  return v2.x + v2.y;
 #else
-  float elements[VEC];
-  EXPAND_JOIN(vstore, VEC)(v, 0, elements);
-  float sum = 0.0f;
-  for (int e = 0; e < VEC; ++e) sum += elements[e];
-  return sum;
+  return v;
 #endif
 }
 

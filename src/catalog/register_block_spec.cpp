@@ -79,11 +79,12 @@ KernelSpec register_block_spec() {
   // and 1 x 11008 x 4096 on one row of four float16: 1.3-1.7x as fast as on two).
   //
   // A call with op(A) = A and op(B) = B^T runs the inner products, on blocks of up to 4 rows x
-  // 8 columns (the turns along K as tuned): the outer products read such a B element by
-  // element (on PoCL, 64 x 4096 x 4096 at 11.5 GFLOP/s, 1024^3 at 25.6, 1 x 4096 x 4096 on
-  // gemv at 3.1), the inner ones as vectors (by hand: 92-114, 85-105, 16-20; of the blocks
-  // tried, 1, 2 and 4 rows by 2, 4 and 8 columns, 4 x 8 was best or within the noise of it
-  // from 8 rows on, 1 x 8 below).
+  // 8 columns, along C's rows first (the turns along K as tuned): the outer products read such
+  // a B element by element (on PoCL, 64 x 4096 x 4096 at 11.5 GFLOP/s, 1024^3 at 25.6,
+  // 1 x 4096 x 4096 on gemv at 3.1), the inner ones as vectors (by hand: 92-114, 85-124,
+  // 16-27; of the blocks tried, 1, 2 and 4 rows by 2, 4 and 8 columns, 4 x 8 was best or within
+  // the noise of it from 8 rows on, 1 x 8 below; down C's rows first 0.72-0.87x as fast on
+  // 8192 x 8192 x 64, 1024^3, 2048^3 and 128 x 11008 x 4096).
   s.fit_to_call = [](KernelOptions o, const CallLayout& call) {
     const long rows = long(std::clamp<std::int64_t>(call.m, 1, 65536));
     const long columns = long(std::clamp<std::int64_t>(call.n, 1, 65536));
@@ -92,6 +93,7 @@ KernelSpec register_block_spec() {
     if (o["INNER_PRODUCTS"]) {
       o["ROWS"] = std::min(4L, rows);
       o["VECTORS"] = 8;
+      o["DOWN_ROWS_FIRST"] = 0;
       while (o["VECTORS"] > 1 && o["VECTORS"] / 2 >= columns) o["VECTORS"] /= 2;
       while (o.at("VEC") > 1 && o["VEC"] / 2 >= depth) o["VEC"] /= 2;
     } else {
