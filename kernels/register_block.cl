@@ -140,23 +140,6 @@ inline float sum_elements(const VECTOR v) {
 #endif
 }
 
-// C's rows from row0 (those below M) and columns from col0 (those below N): each the sum of
-// its VEC partial sums.
-inline void store_block(__global float *C, const int ldc, const ulong c_offset, const int M,
-                        const int N, const int row0, const int col0,
-                        VECTOR acc[ROWS][VECTORS], const float alpha, const float beta,
-                        const Epilogue epilogue) {
-  for (int i = 0; i < ROWS; ++i) {
-    const int row = row0 + i;
-    if (row >= M) break;
-    for (int c = 0; c < VECTORS; ++c) {
-      const int col = col0 + c;
-      if (col < N)
-        store_c(C, c_offset + (size_t)row * ldc + col, row, col, sum_elements(acc[i][c]), alpha,
-                beta, epilogue);
-    }
-  }
-}
 #else
 // acc += op(A)(rows, k_begin..k_end) * op(B)(k_begin..k_end, col0..col0 + COLUMNS). With
 // whole_b, B's rows are read as whole vectors (B not transposed, the block inside C); else
@@ -188,6 +171,21 @@ inline __attribute__((always_inline)) void multiply_block(
     }
   }
 }
+#endif
+
+// Output (i, j) of the block: the sum of its VEC partial sums, or element j % VEC of row i's
+// vector j / VEC.
+inline float block_output(VECTOR acc[ROWS][VECTORS], const int i, const int j) {
+#if INNER_PRODUCTS
+  return sum_elements(acc[i][j]);
+#elif VEC == 1
+  return acc[i][j];
+#else
+  float elements[VEC];
+  EXPAND_JOIN(vstore, VEC)(acc[i][j / VEC], 0, elements);
+  return elements[j % VEC];
+#endif
+}
 
 // C's rows from row0 (those below M) and columns from col0 (those below N) from acc.
 inline void store_block(__global float *C, const int ldc, const ulong c_offset, const int M,
@@ -197,22 +195,14 @@ inline void store_block(__global float *C, const int ldc, const ulong c_offset, 
   for (int i = 0; i < ROWS; ++i) {
     const int row = row0 + i;
     if (row >= M) break;
-    for (int v = 0; v < VECTORS; ++v) {
-      float out[VEC];
-#if VEC == 1
-      out[0] = acc[i][v];
-#else
-      EXPAND_JOIN(vstore, VEC)(acc[i][v], 0, out);
-#endif
-      for (int e = 0; e < VEC; ++e) {
-        const int col = col0 + v * VEC + e;
-        if (col < N)
-          store_c(C, c_offset + (size_t)row * ldc + col, row, col, out[e], alpha, beta, epilogue);
-      }
+    for (int j = 0; j < COLUMNS; ++j) {
+      const int col = col0 + j;
+      if (col < N)
+        store_c(C, c_offset + (size_t)row * ldc + col, row, col, block_output(acc, i, j), alpha,
+                beta, epilogue);
     }
   }
 }
-#endif
 
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_register_block(
     GEMM_PARAMETERS) {
