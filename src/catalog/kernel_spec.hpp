@@ -137,18 +137,20 @@ constexpr std::int64_t kGemvRowsOnGpus = 8;
 // won at 1-4 rows (kernel_choice.cpp).
 constexpr std::int64_t kGemvRowsOnCpus = 4;
 bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t max_rows);
-// On devices that run wgmma TF32 leaves the tensor cores for products in gemv's regime of at
-// most this many rows (or columns): wgmma's tiles are 64-128 rows deep and it packs all of the
-// long operand for a product that reads it once, so such a product, bound by memory, runs
-// faster on the FMA kernels, which round the operands as the tensor cores do (on the H100,
-// FP32 at 16-32 rows 1.6-2.0x as fast as wgmma's TF32, which was 1.15-1.27x as fast as FP32
-// from 96 rows; after the rule, TF32 at 16-32 rows 1.3-1.4x as fast as on wgmma:
-// docs/PERFORMANCE.md). Not 3xTF32, whose three products per multiply-add cost the FMA
-// kernels three times FP32's work (on the H100 blocked's 3xTF32 ran 16-32-row products at
-// 0.58-0.69x wgmma's speed), nor other tensor-core devices (mma.sync, which packs nothing; not
-// measured on thin products): there only GEMV-like products, at most kGemvRowsOnGpus rows,
-// leave them.
+// wgmma's tiles are 64-128 rows deep and it packs all of the long operand of a product that
+// reads it once, so on devices that run wgmma a product in gemv's regime of at most this many
+// rows (the short side, bound by memory) runs `tensorcore` on thin tiles
+// (tensorcore_thin_tiles): mma.sync on 32 rows, A and B copied into local memory as stored
+// (cp.async), no packs. On the H100, 16x28672x4096 in 3xTF32 13.0 TFLOP/s against wgmma's 3.7
+// and blocked's 2.6 (blocked multiplies three times with FMAs); in TF32 14.8 against blocked's
+// 13.2 and wgmma's 6.9 (FP32 on blocked: 15.0). A product of at most this many columns leaves
+// the tensor cores for the FMA kernels in TF32 only (thin_for_tensor_cores_rows; on the H100
+// FP32 at 16-32 rows ran 1.6-2.0x as fast as wgmma's TF32), and keeps wgmma in 3xTF32 (tensorcore's
+// thin tiles along N are not measured). Devices with mma.sync only: only GEMV-like products,
+// at most kGemvRowsOnGpus rows, leave the tensor cores.
 constexpr std::int64_t kTensorCoreMinRows = 32;
+// tensorcore's tiles for those products: 32 x 128 x 32, two warps of 16 x 64, two stages.
+KernelOptions tensorcore_thin_tiles();
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work
 // even when K is short. CPUs run gemv there too (kernel_choice.cpp); the tuning class is

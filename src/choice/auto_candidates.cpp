@@ -32,6 +32,13 @@ std::int64_t thin_for_tensor_cores_rows(Precision precision, TensorCores cores) 
                                                                      : kGemvRowsOnGpus;
 }
 
+bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
+                                std::int64_t n, std::int64_t k) {
+  return cores == TensorCores::Wgmma && on_tensor_cores(precision, cores) &&
+         kernel_runs("tensorcore", precision, cores) && m <= n &&
+         is_gemv_regime(m, n, k, kTensorCoreMinRows) && !is_gemv_regime(m, n, k, kGemvRowsOnGpus);
+}
+
 std::string regime_kernel(const AutoScope& scope) {
   if (on_tensor_cores(scope.precision, scope.cores)) return "tensorcore";
   return scope.gemv_regime ? "gemv" : "blocked";
@@ -89,8 +96,9 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
     if (!known) out.push_back({kernel, overrides});
   };
   // On tensor cores, products too thin for them run as on a device without them
-  // (thin_for_tensor_cores_rows): GEMV-like ones always, others of few rows only in TF32 where
-  // the device runs wgmma.
+  // (thin_for_tensor_cores_rows): GEMV-like ones always, others of few columns only in TF32
+  // where the device runs wgmma; those of few rows there on tensorcore's thin tiles
+  // (runs_thin_tensorcore_tiles).
   std::vector<TensorCores> kinds = {cores};
   if (on_tensor_cores(precision, cores)) kinds.push_back(TensorCores::None);
   const bool thin_leave_for_blocked =
@@ -106,6 +114,9 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
         add(regime_kernel(scope), {});
       }
     }
+  if (cores == TensorCores::Wgmma && on_tensor_cores(precision, cores) &&
+      kernel_runs("tensorcore", precision, cores))
+    add("tensorcore", tensorcore_thin_tiles());
   return out;
 }
 

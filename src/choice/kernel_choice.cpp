@@ -166,6 +166,16 @@ namespace detail {
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
                            const KernelCall& call, Precision precision, TensorCores cores) try {
   const Shape shape = call_shape(call);
+  // A product of few rows, too thin for wgmma's tiles, runs tensorcore's thin ones.
+  if (detail::runs_thin_tensorcore_tiles(precision, cores, shape.m, shape.n, shape.k)) {
+    KernelChoice choice;
+    choice.kernel = "tensorcore";
+    choice.overrides = detail::tensorcore_thin_tiles();
+    choice.reason = "thin for wgmma's tiles, " + describe_shape(shape) +
+                    ": tensorcore on 32-row tiles, which copies A and B into local memory as "
+                    "they are stored (no packs)";
+    return choice;
+  }
   // A product too thin for the tensor cores' tiles is computed as on a device without them.
   std::string thin = "";
   const std::int64_t thin_rows = detail::thin_for_tensor_cores_rows(precision, cores);

@@ -495,11 +495,11 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
 }
 
 // In the reduced precisions a GEMV-like product leaves the tensor cores for gemv on its FP32
-// entries, and in TF32 on a device that runs wgmma so does any product of at most
-// kTensorCoreMinRows rows (or columns), for blocked (wgmma packed all of B for such products and
-// tiled them 128 rows deep: 0.33-0.43x cuBLAS TF32 at 1-32 rows on the H100). Wider products, and
-// short K, keep the tensor cores and their own precision's entries; a device without them is
-// unchanged.
+// entries. On a device that runs wgmma (which packs all of B for such products and tiles them
+// 128 rows deep: 0.33-0.43x cuBLAS TF32 at 1-32 rows on the H100) a product of at most
+// kTensorCoreMinRows rows runs tensorcore's thin tiles, and in TF32 one of as few columns leaves
+// for blocked. Wider products, and short K, keep the tensor cores and their own precision's
+// entries; a device without them is unchanged.
 TEST(Tuning, ThinProductsLeaveTheTensorCores) {
   DeviceLimits gpu;
   gpu.name = "G", gpu.platform_name = "P", gpu.type = DeviceType::GPU;
@@ -539,20 +539,31 @@ TEST(Tuning, ThinProductsLeaveTheTensorCores) {
         if (shape.batch == 1)
           EXPECT_EQ(kernel_and_options(choice), "gemv SPLIT=64") << where << ": " << choice.reason;
       }
-      // 16-32 rows: off the tensor cores in TF32 where they are wgmma's (not measured on
+      // 16-32 rows where the tensor cores are wgmma's: tensorcore's thin tiles in both
+      // precisions (on the H100 3.6x wgmma's speed in 3xTF32, 1.13x blocked's in TF32).
+      const auto thin_rows = choose(GemmProblem::packed(16, 28672, 4096));
+      if (cores == TensorCores::Wgmma) {
+        EXPECT_EQ(kernel_and_options(thin_rows),
+                  "tensorcore STAGES=2 TILE_K=32 TILE_M=32 TILE_N=128 VEC=4 WARP_M=16 WARP_N=64")
+            << where << ": " << thin_rows.reason;
+        EXPECT_NE(thin_rows.reason.find("thin for wgmma's tiles"), std::string::npos)
+            << thin_rows.reason;
+      } else {
+        EXPECT_EQ(thin_rows.kernel, on_cores ? "tensorcore" : "blocked") << thin_rows.reason;
+        EXPECT_EQ(thin_rows.reason.find("thin for wgmma's tiles"), std::string::npos)
+            << thin_rows.reason;
+      }
+      // 16-32 columns: off the tensor cores in TF32 where they are wgmma's (not measured on
       // mma.sync; in 3xTF32 the FMA kernels' three products made them slower on the H100).
       const bool leaves = cores == TensorCores::Wgmma && p == Precision::TF32;
-      for (const auto& shape :
-           {GemmProblem::packed(16, 28672, 4096), GemmProblem::packed(6144, 32, 6144)}) {
-        const auto choice = choose(shape);
-        if (on_cores && !leaves)
-          EXPECT_EQ(choice.kernel, "tensorcore") << where << ": " << choice.reason;
-        else
-          EXPECT_EQ(kernel_and_options(choice), "blocked TILE_M=32")
-              << where << ": " << choice.reason;
-        EXPECT_EQ(choice.reason.find("thin for the tensor cores") != std::string::npos, leaves)
-            << choice.reason;
-      }
+      const auto thin_columns = choose(GemmProblem::packed(6144, 32, 6144));
+      if (on_cores && !leaves)
+        EXPECT_EQ(thin_columns.kernel, "tensorcore") << where << ": " << thin_columns.reason;
+      else
+        EXPECT_EQ(kernel_and_options(thin_columns), "blocked TILE_M=32")
+            << where << ": " << thin_columns.reason;
+      EXPECT_EQ(thin_columns.reason.find("thin for the tensor cores") != std::string::npos, leaves)
+          << thin_columns.reason;
       // 33 rows, or a short K, or a short long side: the tensor cores where there are some.
       for (const auto& shape :
            {GemmProblem::packed(33, 4096, 4096), GemmProblem::packed(16, 4096, 128),

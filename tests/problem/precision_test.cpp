@@ -34,7 +34,9 @@ const Precision kReducedPrecisions[] = {Precision::TF32, Precision::TF32x3};
 // B packed) on 128 x 128 tiles, 32 deep so that 3xTF32 takes them too, in two stages; and the
 // tensor-core kernels with K split into three slices (SPLIT_K 3, the partial products summed
 // by splitk_reduce), on the derived parameters and reading A as stored: the shapes whose K
-// spans several slices (130 and 300 deep, the accuracy test's 2048) end in a shorter slice.
+// spans several slices (130 and 300 deep, the accuracy test's 2048) end in a shorter slice;
+// and tensorcore on the thin tiles `auto` gives products of 9-32 rows on wgmma devices (one
+// 16-row warp tile per warp, 32-deep slices).
 struct KernelVariant {
   std::string name, kernel;
   KernelOptions overrides;
@@ -43,12 +45,17 @@ const std::vector<KernelVariant>& kernel_variants() {
   static const std::vector<KernelVariant> variants = [] {
     const KernelOptions stored_a{
         {"A_REGISTERS", 2}, {"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 32}, {"STAGES", 2}};
+    // tensorcore_thin_tiles() (src/catalog/tensorcore_spec.cpp), as Tuning.ThinProductsLeaveTheTensorCores
+    // asserts auto takes them.
+    const KernelOptions thin{{"TILE_M", 32}, {"TILE_N", 128}, {"TILE_K", 32}, {"WARP_M", 16},
+                             {"WARP_N", 64}, {"STAGES", 2},   {"VEC", 4}};
     KernelOptions stored_a_split_k = stored_a;
     stored_a_split_k["SPLIT_K"] = 3;
     return std::vector<KernelVariant>{{"wgmma_stored_a", "wgmma", stored_a},
                                       {"wgmma_split_k", "wgmma", {{"SPLIT_K", 3}}},
                                       {"wgmma_stored_a_split_k", "wgmma", stored_a_split_k},
-                                      {"tensorcore_split_k", "tensorcore", {{"SPLIT_K", 3}}}};
+                                      {"tensorcore_split_k", "tensorcore", {{"SPLIT_K", 3}}},
+                                      {"tensorcore_thin", "tensorcore", thin}};
   }();
   return variants;
 }
