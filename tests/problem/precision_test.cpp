@@ -45,8 +45,8 @@ const std::vector<KernelVariant>& kernel_variants() {
   static const std::vector<KernelVariant> variants = [] {
     const KernelOptions stored_a{
         {"A_REGISTERS", 2}, {"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 32}, {"STAGES", 2}};
-    // tensorcore_thin_tiles() (src/catalog/tensorcore_spec.cpp), as Tuning.ThinProductsLeaveTheTensorCores
-    // asserts auto takes them.
+    // tensorcore_thin_tiles() (src/catalog/tensorcore_spec.cpp), as
+    // Tuning.ThinProductsLeaveTheTensorCores asserts auto takes them.
     const KernelOptions thin{{"TILE_M", 32}, {"TILE_N", 128}, {"TILE_K", 32}, {"WARP_M", 16},
                              {"WARP_N", 64}, {"STAGES", 2},   {"VEC", 4}};
     KernelOptions stored_a_split_k = stored_a;
