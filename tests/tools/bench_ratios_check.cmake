@@ -1,7 +1,8 @@
 # cli.bench_ratios: runs tools/bench/bench_ratios.py on the JSON that cli.bench_suite_tiny wrote and a
 # hand-made cuBLAS JSON in tools/device/cublas_suite.py's form (written here: every tiny shape
 # kept there at 1000 GFLOP/s per call and 2000 back to back, so each ratio is the contender's
-# GFLOP/s over those), then checks the rows, the geometric means and the GEMV-like bandwidths.
+# GFLOP/s over those), then checks the rows, the geometric means and the GEMV-like bandwidths;
+# then a shape untransposed beside itself with B transposed, each against its own cuBLAS row.
 # Run as
 #   cmake -DPYTHON=<python3> -DSCRIPT=<bench_ratios.py> -DBENCH_JSON=<suite.json>
 #         -DWORK=<directory> -P bench_ratios_check.cmake
@@ -59,3 +60,35 @@ string(REGEX REPLACE "^.*GEMV-like" "" gemv "${out}")
 if(gemv MATCHES "\n(32x32x32|63x63x63|16x64x256|128x128x8) ")
   message(FATAL_ERROR "a shape that is not GEMV-like is listed as such:\n${gemv}")
 endif()
+
+# The same shape untransposed and with B transposed (clgemm-bench --transb t, its rows'
+# trans_b): two shapes, each against its own cuBLAS row, the second labelled /NT.
+file(WRITE "${WORK}/bench-nt.json"
+  "{\"results\": [\n"
+  "{\"contender\": \"auto\", \"m\": 16, \"n\": 4096, \"k\": 4096, \"median_seconds\": 1e-4, "
+  "\"gflops\": 1500.0, \"back_to_back_seconds\": 1e-4, \"back_to_back_gflops\": 1500.0, "
+  "\"trans_a\": false, \"trans_b\": false, \"verified\": true},\n"
+  "{\"contender\": \"auto\", \"m\": 16, \"n\": 4096, \"k\": 4096, \"median_seconds\": 2e-4, "
+  "\"gflops\": 500.0, \"back_to_back_seconds\": 2e-4, \"back_to_back_gflops\": 500.0, "
+  "\"trans_a\": false, \"trans_b\": true, \"verified\": true}]}\n")
+file(WRITE "${WORK}/cublas-nt.json"
+  "{\"results\": [\n"
+  "{\"contender\": \"cublas-fp32\", \"m\": 16, \"n\": 4096, \"k\": 4096, \"median_seconds\": 1e-4, "
+  "\"gflops\": 1000.0, \"back_to_back_seconds\": 1e-4, \"back_to_back_gflops\": 1000.0, "
+  "\"trans_a\": false, \"trans_b\": false, \"verified\": true},\n"
+  "{\"contender\": \"cublas-fp32\", \"m\": 16, \"n\": 4096, \"k\": 4096, \"median_seconds\": 1e-4, "
+  "\"gflops\": 1000.0, \"back_to_back_seconds\": 1e-4, \"back_to_back_gflops\": 1000.0, "
+  "\"trans_a\": false, \"trans_b\": true, \"verified\": true}]}\n")
+execute_process(
+  COMMAND "${PYTHON}" "${SCRIPT}" "${WORK}/bench-nt.json" "${WORK}/cublas-nt.json"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench_ratios.py on transposed rows exited with ${rc}")
+endif()
+foreach(expected "\n16x4096x4096 +auto +1500\\.0 +1\\.50x" "\n16x4096x4096/NT +auto +500\\.0 +0\\.50x"
+                 "over the 2 common shapes")
+  if(NOT out MATCHES "${expected}")
+    message(FATAL_ERROR "the output on transposed rows lacks '${expected}'")
+  endif()
+endforeach()

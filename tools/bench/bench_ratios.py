@@ -13,9 +13,9 @@ of the larger and of K: 1x4096x4096, 32x4096x11008), the bandwidth each achieved
 the bytes of A and B read once and of C written once, as a share of --bandwidth-gbs (4800:
 the H200's HBM3e).
 
-A shape is M, N, K with its batch and epilogue (the rows' batch_count, bias and activation;
-1, none and none where a row lacks them), labelled as clgemm-bench labels it:
-MxNxK[*B][+rowbias|+colbias][+relu|+gelu]. When some common shape has a batch or an epilogue,
+A shape is M, N, K with its batch, epilogue and transposes (the rows' batch_count, bias,
+activation, trans_a and trans_b; 1, none, none and untransposed where a row lacks them),
+labelled as clgemm-bench labels it: MxNxK[*B][+rowbias|+colbias][+relu|+gelu][/NT|/TN|/TT]. When some common shape has a batch or an epilogue,
 two more tables follow: one line per shape with every contender's per-call ratio to cuBLAS
 FP32 side by side (clgemm's kernels, CLBlast's Gemm, GemmStridedBatched and GemmBatched,
 clgemm-unfused, cuBLAS TF32), and for each shape with an epilogue, each clgemm kernel's fused
@@ -75,16 +75,19 @@ def text(value, digits=1, suffix=""):
 
 
 def shape_of(row):
-    """(m, n, k, batch, bias, activation) of a row."""
+    """(m, n, k, batch, bias, activation, transposes) of a row; transposes "NN", "NT", "TN"
+    or "TT" from its trans_a and trans_b (false where a row lacks them)."""
+    transposes = ("T" if row.get("trans_a") else "N") + ("T" if row.get("trans_b") else "N")
     return (int(row["m"]), int(row["n"]), int(row["k"]), int(row.get("batch_count", 1)),
-            str(row.get("bias", "none")), str(row.get("activation", "none")))
+            str(row.get("bias", "none")), str(row.get("activation", "none")), transposes)
 
 
 def label(shape):
-    """clgemm-bench's label: MxNxK[*B][+rowbias|+colbias][+relu|+gelu]."""
-    m, n, k, batch, bias, act = shape
+    """clgemm-bench's label: MxNxK[*B][+rowbias|+colbias][+relu|+gelu][/NT|/TN|/TT]."""
+    m, n, k, batch, bias, act, transposes = shape
     return (f"{m}x{n}x{k}" + (f"*{batch}" if batch != 1 else "")
-            + (f"+{bias}bias" if bias != "none" else "") + (f"+{act}" if act != "none" else ""))
+            + (f"+{bias}bias" if bias != "none" else "") + (f"+{act}" if act != "none" else "")
+            + (f"/{transposes}" if transposes != "NN" else ""))
 
 
 def has_epilogue(shape):
@@ -233,7 +236,7 @@ def epilogues(table, common, ours):
     print(f"{'M x N x K':<{width}} {'contender':<16} {'fused ms':>9} {'unfused ms':>10} "
           f"{'speed-up':>8} {'plain ms':>9} {'epilogue cost':>13}")
     for shape in shapes:
-        plain_shape = shape[:4] + ("none", "none")
+        plain_shape = shape[:4] + ("none", "none") + shape[6:]
         unfused = figure(table.get((UNFUSED, shape)), "median_seconds")
         for name in kernels:
             fused = figure(table.get((name, shape)), "median_seconds")

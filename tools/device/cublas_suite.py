@@ -6,7 +6,9 @@ through ctypes (libcublas from the CUDA toolkit or the nvidia-cublas wheel that 
 installs; libcuda from the driver). The shapes come from tools/bench/bench_suites.json (--suite,
 --max-size as clgemm-bench's) or from a clgemm-bench JSON (--shapes-from: exactly the shapes
 that run measured). Each shape is row-major C (M x N) = A (M x K) * B (K x N), alpha 1, beta 0,
-computed as the column-major C^T = B^T * A^T, with A and B uniform in [-1, 1). A batched shape
+computed as the column-major C^T = B^T * A^T, with A and B uniform in [-1, 1); a clgemm-bench
+row with trans_a or trans_b (clgemm-bench --transa t / --transb t) reads A stored K x M or B
+stored N x K instead (CUBLAS_OP_T), and is labelled /NT, /TN or /TT as clgemm-bench labels it. A batched shape
 (the suite's {"shape": [M, N, K], "batch": B}) runs B packed products in one
 cublasSgemmStridedBatched. A shape with an epilogue ("bias": "row"|"col", "act": "relu"|"gelu")
 runs as PyTorch would write it, imported only then: torch.nn.functional.linear (col bias, one
@@ -28,7 +30,8 @@ Writes JSON (-o, default stdout) in this form, the rows named as clgemm-bench's:
    "max_size": int|null, "source": str, "timing": {...},
    "results": [{"contender": "cublas-fp32"|"cublas-tf32", "library": "cublas"|"torch",
                 "method": str, "precision": "fp32"|"tf32", "m", "n", "k",
-                "batch_count": int, "bias": "none"|"row"|"col",
+                "batch_count": int, "trans_a": bool, "trans_b": bool,
+                "bias": "none"|"row"|"col",
                 "activation": "none"|"relu"|"gelu", "shape": "MxNxK[*B][+colbias][+gelu]",
                 "median_seconds", "gflops", "runs",
                 "back_to_back_seconds", "back_to_back_gflops", "batch", "batches",
@@ -56,6 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SUITES = os.path.join(HERE, "..", "bench", "bench_suites.json")
 
 CUBLAS_OP_N = 0
+CUBLAS_OP_T = 1
 CUBLAS_DEFAULT_MATH = 0
 CUBLAS_TF32_TENSOR_OP_MATH = 3
 PRECISIONS = (("fp32", CUBLAS_DEFAULT_MATH), ("tf32", CUBLAS_TF32_TENSOR_OP_MATH))
@@ -86,10 +90,10 @@ def suite_shape(entry):
     if isinstance(entry, dict):
         m, n, k = (int(v) for v in entry["shape"])
         shape = (m, n, k, int(entry.get("batch", 1)), entry.get("bias", "none"),
-                 entry.get("act", "none"))
+                 entry.get("act", "none"), False, False)
     else:
         m, n, k = (int(v) for v in entry)
-        shape = (m, n, k, 1, "none", "none")
+        shape = (m, n, k, 1, "none", "none", False, False)
     if shape[4] not in BIASES or shape[5] not in ACTIVATIONS or shape[3] < 1:
         fail(f"{SUITES}: bad shape {entry}")
     return shape
@@ -101,10 +105,12 @@ def multiply_adds(shape):
 
 
 def shape_label(shape):
-    """clgemm-bench's label: MxNxK[*B][+rowbias|+colbias][+relu|+gelu]."""
-    m, n, k, batch, bias, act = shape
+    """clgemm-bench's label: MxNxK[*B][+rowbias|+colbias][+relu|+gelu][/NT|/TN|/TT]."""
+    m, n, k, batch, bias, act, trans_a, trans_b = shape
+    transposes = ("T" if trans_a else "N") + ("T" if trans_b else "N")
     return (f"{m}x{n}x{k}" + (f"*{batch}" if batch != 1 else "")
-            + (f"+{bias}bias" if bias != "none" else "") + (f"+{act}" if act != "none" else ""))
+            + (f"+{bias}bias" if bias != "none" else "") + (f"+{act}" if act != "none" else "")
+            + (f"/{transposes}" if transposes != "NN" else ""))
 
 
 def suite_shapes(name, max_size, path=SUITES):
@@ -124,7 +130,8 @@ def bench_shapes(path):
     shapes = []
     for row in rows:
         shape = (int(row["m"]), int(row["n"]), int(row["k"]), int(row.get("batch_count", 1)),
-                 str(row.get("bias", "none")), str(row.get("activation", "none")))
+                 str(row.get("bias", "none")), str(row.get("activation", "none")),
+                 bool(row.get("trans_a", False)), bool(row.get("trans_b", False)))
         if shape[4] not in BIASES or shape[5] not in ACTIVATIONS:
             fail(f"{path}: a row has bias '{shape[4]}' and activation '{shape[5]}', which this "
                  f"script does not time")
@@ -256,24 +263,29 @@ class Cublas:
     def math_mode(self, mode):
         self.check(self.lib.cublasSetMathMode(self.handle, mode), "cublasSetMathMode")
 
-    def sgemm_call(self, m, n, k, a, b, c):
-        """A callable that enqueues row-major C = A * B as column-major C^T = B^T * A^T."""
+    def sgemm_call(self, m, n, k, a, b, c, trans_a=False, trans_b=False):
+        """A callable that enqueues row-major C = op(A) * op(B) as column-major
+        C^T = op(B)^T * op(A)^T: B (K x N, or N x K transposed) and A (M x K, or K x M) packed."""
         f, handle, alpha, beta = self.lib.cublasSgemm_v2, self.handle, self.alpha, self.beta
         pa, pb = ctypes.byref(alpha), ctypes.byref(beta)
+        op_b, ldb = (CUBLAS_OP_T, k) if trans_b else (CUBLAS_OP_N, n)
+        op_a, lda = (CUBLAS_OP_T, m) if trans_a else (CUBLAS_OP_N, k)
 
         def call():
-            status = f(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, pa, b, n, a, k, pb, c, n)
+            status = f(handle, op_b, op_a, n, m, k, pa, b, ldb, a, lda, pb, c, n)
             if status != 0:
                 fail(f"cublasSgemm failed with cuBLAS status {status}")
         return call
 
-    def strided_batched_call(self, m, n, k, batch, a, b, c):
-        """A callable that enqueues `batch` packed row-major products C_p = A_p * B_p."""
+    def strided_batched_call(self, m, n, k, batch, a, b, c, trans_a=False, trans_b=False):
+        """A callable that enqueues `batch` packed row-major products C_p = op(A_p) * op(B_p)."""
         f, handle = self.lib.cublasSgemmStridedBatched, self.handle
         pa, pb = ctypes.byref(self.alpha), ctypes.byref(self.beta)
+        op_b, ldb = (CUBLAS_OP_T, k) if trans_b else (CUBLAS_OP_N, n)
+        op_a, lda = (CUBLAS_OP_T, m) if trans_a else (CUBLAS_OP_N, k)
 
         def call():
-            status = f(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, pa, b, n, k * n, a, k, m * k,
+            status = f(handle, op_b, op_a, n, m, k, pa, b, ldb, k * n, a, lda, m * k,
                        pb, c, n, m * n, batch)
             if status != 0:
                 fail(f"cublasSgemmStridedBatched failed with cuBLAS status {status}")
@@ -308,10 +320,11 @@ def measure(enqueue, synchronize, min_time, batch):
     return per_call, statistics.median(batches) / calls, calls, len(batches)
 
 
-def check_elements(cuda, c, m, n, k, block, count=4, batch=1):
+def check_elements(cuda, c, m, n, k, block, count=4, batch=1, trans_a=False, trans_b=False):
     """The worst normalised error |c - ref| / sum |a b| over a few elements of C (of the first
     and the last product of a batch)."""
-    # A and B were each filled with the block tiled from its start, the products packed.
+    # A and B were each filled with the block tiled from its start, the products packed; op(A)
+    # (i, p) is at i * k + p, or p * m + i transposed; op(B)(p, j) at p * n + j, or j * k + p.
     worst, checked = 0.0, 0
     picks = [(0, 0), (m - 1, n - 1), (m // 2, n // 3), (m // 3, n // 2)][:count]
     for product in sorted({0, batch - 1}):
@@ -319,8 +332,9 @@ def check_elements(cuda, c, m, n, k, block, count=4, batch=1):
         for i, j in picks:
             ref = magnitude = 0.0
             for p in range(k):
-                value = (block[(a0 + i * k + p) % len(block)]
-                         * block[(b0 + p * n + j) % len(block)])
+                a_at = p * m + i if trans_a else i * k + p
+                b_at = j * k + p if trans_b else p * n + j
+                value = block[(a0 + a_at) % len(block)] * block[(b0 + b_at) % len(block)]
                 ref += value
                 magnitude += abs(value)
             error = abs(cuda.read(c, c0 + i * n + j) - ref)
@@ -347,7 +361,7 @@ def torch_epilogue(shape, precision):
     of its last result against float64 on a few rows of the first and last product."""
     torch = torch_module()
     functional = torch.nn.functional
-    m, n, k, batch, bias_kind, act = shape
+    m, n, k, batch, bias_kind, act = shape[:6]
     torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
     torch.backends.cudnn.allow_tf32 = precision == "tf32"
     generator = torch.Generator(device="cuda").manual_seed(1)
@@ -460,8 +474,11 @@ def main():
 
     rows = []
     for shape in shapes:
-        m, n, k, batch, bias, act = shape
+        m, n, k, batch, bias, act, trans_a, trans_b = shape
         epilogue = bias != "none" or act != "none"
+        if epilogue and (trans_a or trans_b):
+            fail(f"{shape_label(shape)}: epilogue shapes are timed through PyTorch untransposed "
+                 f"only")
         if not epilogue:
             a, b = cuda.alloc(batch * m * k), cuda.alloc(batch * k * n)
             c = cuda.alloc(batch * m * n)
@@ -477,16 +494,18 @@ def main():
                 cublas.math_mode(mode)
                 library = "cublas"
                 method = "cublasSgemmStridedBatched" if batch > 1 else "cublasSgemm"
-                call = (cublas.strided_batched_call(m, n, k, batch, a, b, c) if batch > 1
-                        else cublas.sgemm_call(m, n, k, a, b, c))
+                call = (cublas.strided_batched_call(m, n, k, batch, a, b, c, trans_a, trans_b)
+                        if batch > 1 else cublas.sgemm_call(m, n, k, a, b, c, trans_a, trans_b))
                 synchronize = cuda.synchronize
-                check = lambda: check_elements(cuda, c, m, n, k, block, batch=batch)  # noqa: E731
+                check = lambda: check_elements(cuda, c, m, n, k, block, batch=batch,  # noqa: E731
+                                               trans_a=trans_a, trans_b=trans_b)
             per_call, back_to_back, calls, batches = measure(call, synchronize, args.min_time,
                                                              args.batch)
             checked, error = check()
             flops = 2.0 * batch * m * n * k
             row = {"contender": f"cublas-{precision}", "library": library, "method": method,
                    "precision": precision, "m": m, "n": n, "k": k, "batch_count": batch,
+                   "trans_a": trans_a, "trans_b": trans_b,
                    "bias": bias, "activation": act, "shape": shape_label(shape),
                    "median_seconds": per_call, "gflops": flops / per_call * 1e-9,
                    "back_to_back_seconds": back_to_back,
