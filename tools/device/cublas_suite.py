@@ -8,8 +8,8 @@ installs; libcuda from the driver). The shapes come from tools/bench/bench_suite
 that run measured). Each shape is row-major C (M x N) = A (M x K) * B (K x N), alpha 1, beta 0,
 computed as the column-major C^T = B^T * A^T, with A and B uniform in [-1, 1); a clgemm-bench
 row with trans_a or trans_b (clgemm-bench --transa t / --transb t) reads A stored K x M or B
-stored N x K instead (CUBLAS_OP_T), and is labelled /NT, /TN or /TT as clgemm-bench labels it. A batched shape
-(the suite's {"shape": [M, N, K], "batch": B}) runs B packed products in one
+stored N x K instead (CUBLAS_OP_T), and is labelled /NT, /TN or /TT as clgemm-bench labels it.
+A batched shape (the suite's {"shape": [M, N, K], "batch": B}) runs B packed products in one
 cublasSgemmStridedBatched. A shape with an epilogue ("bias": "row"|"col", "act": "relu"|"gelu")
 runs as PyTorch would write it, imported only then: torch.nn.functional.linear (col bias, one
 product), torch.addmm (row bias) or torch.baddbmm (a batch), followed by torch.relu or
