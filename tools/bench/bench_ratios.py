@@ -17,8 +17,9 @@ A shape is M, N, K with its batch, epilogue and transposes (the rows' batch_coun
 activation, trans_a and trans_b; 1, none, none and untransposed where a row lacks them),
 labelled as clgemm-bench labels it: MxNxK[*B][+rowbias|+colbias][+relu|+gelu][/NT|/TN|/TT].
 When some common shape has a batch or an epilogue, two more tables follow: one line per shape
-with every contender's per-call ratio to cuBLAS FP32 side by side (clgemm's kernels, CLBlast's Gemm, GemmStridedBatched and GemmBatched,
-clgemm-unfused, cuBLAS TF32), and for each shape with an epilogue, each clgemm kernel's fused
+with every contender's per-call ratio to cuBLAS FP32 side by side (clgemm's kernels, CLBlast's
+Gemm, GemmStridedBatched and GemmBatched, clgemm-unfused, cuBLAS TF32), and for each shape with
+an epilogue, each clgemm kernel's fused
 call against clgemm-unfused (its product, then a separate bias and activation pass) and against
 the same product without the epilogue where the files have it. Exits 2 when a file cannot be
 read or the two have no shape in common.
