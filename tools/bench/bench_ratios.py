@@ -19,10 +19,9 @@ labelled as clgemm-bench labels it: MxNxK[*B][+rowbias|+colbias][+relu|+gelu][/N
 When some common shape has a batch or an epilogue, two more tables follow: one line per shape
 with every contender's per-call ratio to cuBLAS FP32 side by side (clgemm's kernels, CLBlast's
 Gemm, GemmStridedBatched and GemmBatched, clgemm-unfused, cuBLAS TF32), and for each shape with
-an epilogue, each clgemm kernel's fused
-call against clgemm-unfused (its product, then a separate bias and activation pass) and against
-the same product without the epilogue where the files have it. Exits 2 when a file cannot be
-read or the two have no shape in common.
+an epilogue, each clgemm kernel's fused call against clgemm-unfused (its product, then a
+separate bias and activation pass) and against the same product without the epilogue where the
+files have it. Exits 2 when a file cannot be read or the two have no shape in common.
 """
 import argparse
 import json
