@@ -173,17 +173,20 @@ inline __attribute__((always_inline)) void multiply_block(
 }
 #endif
 
-// Output (i, j) of the block: the sum of its VEC partial sums, or element j % VEC of row i's
-// vector j / VEC.
-inline float block_output(VECTOR acc[ROWS][VECTORS], const int i, const int j) {
+// The outputs of one accumulator vector: VEC consecutive columns of C, or with INNER_PRODUCTS
+// one column's VEC partial sums added up.
 #if INNER_PRODUCTS
-  return sum_elements(acc[i][j]);
-#elif VEC == 1
-  return acc[i][j];
+#define VECTOR_OUTPUTS 1
 #else
-  float elements[VEC];
-  EXPAND_JOIN(vstore, VEC)(acc[i][j / VEC], 0, elements);
-  return elements[j % VEC];
+#define VECTOR_OUTPUTS VEC
+#endif
+inline void vector_outputs(const VECTOR v, float out[VECTOR_OUTPUTS]) {
+#if INNER_PRODUCTS
+  out[0] = sum_elements(v);
+#elif VEC == 1
+  out[0] = v;
+#else
+  EXPAND_JOIN(vstore, VEC)(v, 0, out);
 #endif
 }
 
@@ -195,11 +198,14 @@ inline void store_block(__global float *C, const int ldc, const ulong c_offset, 
   for (int i = 0; i < ROWS; ++i) {
     const int row = row0 + i;
     if (row >= M) break;
-    for (int j = 0; j < COLUMNS; ++j) {
-      const int col = col0 + j;
-      if (col < N)
-        store_c(C, c_offset + (size_t)row * ldc + col, row, col, block_output(acc, i, j), alpha,
-                beta, epilogue);
+    for (int v = 0; v < VECTORS; ++v) {
+      float out[VECTOR_OUTPUTS];
+      vector_outputs(acc[i][v], out);
+      for (int e = 0; e < VECTOR_OUTPUTS; ++e) {
+        const int col = col0 + v * VECTOR_OUTPUTS + e;
+        if (col < N)
+          store_c(C, c_offset + (size_t)row * ldc + col, row, col, out[e], alpha, beta, epilogue);
+      }
     }
   }
 }
