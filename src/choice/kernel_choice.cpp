@@ -201,7 +201,10 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                                     ? gemv_like_kernel(call, shape, precision, cores, device)
                                     : "";
   if (!gemv_like.empty()) regime += "GEMV-like shape " + describe_shape(shape) + ": ";
-  if (gemv_like == "register_block") regime += "the long operand read as stored, on a CPU: ";
+  if (gemv_like == "register_block")
+    regime += shape.m <= shape.n && call.b.transposed && !call.a.transposed
+                  ? "B transposed, on a CPU's inner products: "
+                  : "the long operand read as stored, on a CPU: ";
   scope.gemv_regime = gemv_like == "gemv";
   // Outside gemv's regime the entries of every kernel compete, register_block's among them.
   const std::string regime_kernel =

@@ -53,16 +53,19 @@ void transpose_operands(clgemm::GemmProblem& problem, bool trans_a, bool trans_b
   problem = clgemm::bench::problem_of(shape);
 }
 
-// The suite's shapes, then the squares of --sizes, then --shapes.
+// The suite's shapes, then the squares of --sizes, then --shapes, each with the transposes of
+// --transa and --transb.
 std::vector<clgemm::GemmProblem> gather_shapes(const std::string& suite,
                                                const std::vector<long>& sizes,
-                                               const std::vector<std::string>& shapes) {
+                                               const std::vector<std::string>& shapes, bool trans_a,
+                                               bool trans_b) {
   std::vector<clgemm::GemmProblem> out;
   if (!suite.empty())
     for (const auto& s : clgemm::bench::suite_shapes(suite))
       out.push_back(clgemm::bench::problem_of(s));
   for (long n : sizes) out.push_back(clgemm::GemmProblem::packed(n, n, n));
   for (const auto& text : shapes) out.push_back(parse_shape(text));
+  for (auto& problem : out) transpose_operands(problem, trans_a, trans_b);
   return out;
 }
 
@@ -254,9 +257,8 @@ int run_benchmark(Arguments& args) {
   for (const auto& k : args.kernels)
     if (const auto [name, precision] = parse_contender(k); name != "auto")
       clgemm::find_kernel(name);
-  auto problems = gather_shapes(args.suite, args.sizes, args.shapes);
-  for (auto& problem : problems)
-    transpose_operands(problem, args.trans_a == "t", args.trans_b == "t");
+  const bool trans_a = args.trans_a == "t", trans_b = args.trans_b == "t";
+  auto problems = gather_shapes(args.suite, args.sizes, args.shapes, trans_a, trans_b);
   for (const auto& [flag, path] : {std::pair{"--csv", &args.csv_path}, {"--json", &args.json_path}})
     if (!path->empty()) clgemm::cli::check_output_path(flag, *path);
 
@@ -269,11 +271,8 @@ int run_benchmark(Arguments& args) {
                                                                            : clgemm::cli::kFailed;
   }
   const bool cpu = limits.type == clgemm::DeviceType::CPU;
-  if (problems.empty()) {
-    problems = gather_shapes(cpu ? "default-cpu" : "default-gpu", {}, {});
-    for (auto& problem : problems)
-      transpose_operands(problem, args.trans_a == "t", args.trans_b == "t");
-  }
+  if (problems.empty())
+    problems = gather_shapes(cpu ? "default-cpu" : "default-gpu", {}, {}, trans_a, trans_b);
   clgemm::bench::RunInfo info;
   info.suite = args.suite;
   info.max_size = args.max_size;
