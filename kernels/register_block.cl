@@ -20,7 +20,9 @@
 // of A and of its columns of op(B), and ROWS x VECTORS multiply-adds. That is the loop for
 // op(B) = B^T with op(A) = A (x * W^T, as a language model's weights are usually stored), whose
 // rows of A and columns of op(B) both run along K in memory, where the outer products above
-// would read B element by element. Other transposes load a step element by element. Columns
+// would read B element by element. An operand that does not run along K (A transposed, B not)
+// is read element by element: so the loop also serves products of few columns with op(B) = B
+// (A x, the thin B in the caches) and of few rows with op(A) = A^T beside op(B) = B^T. Columns
 // past N read op(B)'s last column, as rows past M read A's last row.
 #include "gemm_common.clh"
 
@@ -70,47 +72,63 @@ inline VECTOR load_b_elements(__global const float *B, const int ldb, const int 
 }
 
 #if INNER_PRODUCTS
-// VEC elements of op(A)'s row `row` and of op(B)'s column `col`, from k on; zero from K on.
-inline VECTOR load_a_row(__global const float *A, const int lda, const int row, const int k,
-                         const int K) {
+// VEC elements of op(A)'s row `row` and of op(B)'s column `col` from k on: one vector load where
+// the operand runs along K in memory (A not transposed, B transposed), else element by element.
+inline VECTOR load_a_row(__global const float *A, const int lda, const int row, const int k) {
+#if TRANS_A
   float elements[VEC];
-  for (int e = 0; e < VEC; ++e) elements[e] = k + e < K ? A_AT(row, k + e) : 0.0f;
+  for (int e = 0; e < VEC; ++e) elements[e] = A_AT(row, k + e);
+  return LOAD_VECTOR(elements);
+#else
+  return LOAD_VECTOR(A + (size_t)row * lda + k);
+#endif
+}
+inline VECTOR load_b_column(__global const float *B, const int ldb, const int col, const int k) {
+#if TRANS_B
+  return LOAD_VECTOR(B + (size_t)col * ldb + k);
+#else
+  float elements[VEC];
+  for (int e = 0; e < VEC; ++e) elements[e] = B_AT(k + e, col);
+  return LOAD_VECTOR(elements);
+#endif
+}
+// The same for the last step of a turn, shorter than VEC: element by element, zero from k_end on.
+inline VECTOR load_a_row_end(__global const float *A, const int lda, const int row, const int k,
+                             const int k_end) {
+  float elements[VEC];
+  for (int e = 0; e < VEC; ++e) elements[e] = k + e < k_end ? A_AT(row, k + e) : 0.0f;
   return LOAD_VECTOR(elements);
 }
-inline VECTOR load_b_column(__global const float *B, const int ldb, const int col, const int k,
-                            const int K) {
+inline VECTOR load_b_column_end(__global const float *B, const int ldb, const int col,
+                                const int k, const int k_end) {
   float elements[VEC];
-  for (int e = 0; e < VEC; ++e) elements[e] = k + e < K ? B_AT(k + e, col) : 0.0f;
+  for (int e = 0; e < VEC; ++e) elements[e] = k + e < k_end ? B_AT(k + e, col) : 0.0f;
   return LOAD_VECTOR(elements);
 }
 
 // acc[i][c] += the VEC-wide partial sums of op(A)(rows[i], k_begin..k_end) times
-// op(B)(k_begin..k_end, cols[c]). Where A is not transposed and B is, whole VEC-deep steps are
-// read as vectors; the rest of the turn, and every step of other transposes, element by
-// element.
+// op(B)(k_begin..k_end, cols[c]), in whole VEC-deep steps and then a shorter last one.
 inline __attribute__((always_inline)) void multiply_inner(
     VECTOR acc[ROWS][VECTORS], const int rows[ROWS], const int cols[VECTORS], const int k_begin,
     const int k_end, __global const float *A, const int lda, __global const float *B,
     const int ldb) {
   int k = k_begin;
-#if !TRANS_A && TRANS_B
   for (; k + VEC <= k_end; k += VEC) {
     VECTOR b[VECTORS];
 #pragma unroll
-    for (int c = 0; c < VECTORS; ++c) b[c] = LOAD_VECTOR(B + (size_t)cols[c] * ldb + k);
+    for (int c = 0; c < VECTORS; ++c) b[c] = load_b_column(B, ldb, cols[c], k);
 #pragma unroll
     for (int i = 0; i < ROWS; ++i) {
-      const VECTOR a = LOAD_VECTOR(A + (size_t)rows[i] * lda + k);
+      const VECTOR a = load_a_row(A, lda, rows[i], k);
 #pragma unroll
       for (int c = 0; c < VECTORS; ++c) acc[i][c] = mad(a, b[c], acc[i][c]);
     }
   }
-#endif
-  for (; k < k_end; k += VEC) {
+  if (k < k_end) {
     VECTOR b[VECTORS];
-    for (int c = 0; c < VECTORS; ++c) b[c] = load_b_column(B, ldb, cols[c], k, k_end);
+    for (int c = 0; c < VECTORS; ++c) b[c] = load_b_column_end(B, ldb, cols[c], k, k_end);
     for (int i = 0; i < ROWS; ++i) {
-      const VECTOR a = load_a_row(A, lda, rows[i], k, k_end);
+      const VECTOR a = load_a_row_end(A, lda, rows[i], k, k_end);
       for (int c = 0; c < VECTORS; ++c) acc[i][c] = mad(a, b[c], acc[i][c]);
     }
   }

@@ -151,6 +151,16 @@ bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t
 constexpr std::int64_t kTensorCoreMinRows = 32;
 // tensorcore's tiles for those products: 32 x 128 x 32, two warps of 16 x 64, two stages.
 KernelOptions tensorcore_thin_tiles();
+// Whether register_block computes a call as inner products (INNER_PRODUCTS = 1), where the
+// outer products would read the operand along which the work runs element by element: op(B) =
+// B^T with op(A) = A; op(B) = B^T beside op(A) = A^T for products of at most
+// kInnerProductRowsBothTransposed rows; op(A) = A with op(B) = B for fewer than
+// kInnerProductColumns columns and K of at least kInnerProductMinDepth
+// (register_block_spec.cpp has the measurements).
+constexpr std::int64_t kInnerProductRowsBothTransposed = 256;
+constexpr std::int64_t kInnerProductColumns = 8;
+constexpr std::int64_t kInnerProductMinDepth = 256;
+bool register_block_inner_products(const CallLayout& call);
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work
 // even when K is short. CPUs run gemv there too (kernel_choice.cpp); the tuning class is

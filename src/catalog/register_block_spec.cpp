@@ -18,6 +18,23 @@ long group_rows(const KernelOptions& o) {
 }
 }  // namespace
 
+// The inner products read A's rows as vectors where op(A) = A, op(B)'s columns where op(B) =
+// B^T, and the other operand element by element. Besides op(A) = A with op(B) = B^T (fit_to_call
+// below), on
+// PoCL (2-core Xeon, GFLOP/s, outer products as auto fitted them against 4 x min(8, n) inner
+// ones): both transposed, where B^T is the long operand, 1 x 4096 x 4096 5.5 against 20.0,
+// 8 x 4096 x 4096 4.9 (gemv) against 30.4, 64 x 4096 x 4096 14.0 against 29.7, 256 rows 13.6
+// against 23.1, 512 rows 15.0 against 16.6, 1023^3 26.8 against 20.9; untransposed, where A
+// is the long operand and B has few columns, 4096 x n x 4096 for n = 1, 2, 3, 4, 6: 4.5, 2.7,
+// 9.0, 6.3, 18.1 against 17.4, 24.9, 20.6, 19.0, 25.9, and n = 8: 24.8-40 against 17.9-25.3;
+// but not at short K, where each output's sum and store outweigh its products: m x 4 x k for
+// k = 64, 256, 1024 (m x k = 4 Mi, 4 Mi, 8 Mi): 42.4, 12.5, 16.0 against 5.2, 17.6, 22.0;
+// 32768 x 2 x 128 6.9 against 4.4.
+bool register_block_inner_products(const CallLayout& call) {
+  if (call.b_transposed) return !call.a_transposed || call.m <= kInnerProductRowsBothTransposed;
+  return !call.a_transposed && call.n < kInnerProductColumns && call.k >= kInnerProductMinDepth;
+}
+
 KernelSpec register_block_spec() {
   KernelSpec s;
   s.description = {
@@ -84,17 +101,17 @@ KernelSpec register_block_spec() {
   // 1 x 4096 x 4096 on gemv at 3.1), the inner ones as vectors (by hand: 92-114, 85-124,
   // 16-27; of the blocks tried, 1, 2 and 4 rows by 2, 4 and 8 columns, 4 x 8 was best or within
   // the noise of it from 8 rows on, 1 x 8 below; down C's rows first 0.72-0.87x as fast on
-  // 8192 x 8192 x 64, 1024^3, 2048^3 and 128 x 11008 x 4096).
+  // 8192 x 8192 x 64, 1024^3, 2048^3 and 128 x 11008 x 4096). The other calls whose long
+  // operand runs along K take them too (register_block_inner_products).
   s.fit_to_call = [](KernelOptions o, const CallLayout& call) {
     const long rows = long(std::clamp<std::int64_t>(call.m, 1, 65536));
     const long columns = long(std::clamp<std::int64_t>(call.n, 1, 65536));
     const long depth = long(std::clamp<std::int64_t>(call.k, 1, 65536));
-    o["INNER_PRODUCTS"] = !call.a_transposed && call.b_transposed;
+    o["INNER_PRODUCTS"] = register_block_inner_products(call);
     if (o["INNER_PRODUCTS"]) {
       o["ROWS"] = std::min(4L, rows);
-      o["VECTORS"] = 8;
+      o["VECTORS"] = std::min(8L, columns);
       o["DOWN_ROWS_FIRST"] = 0;
-      while (o["VECTORS"] > 1 && o["VECTORS"] / 2 >= columns) o["VECTORS"] /= 2;
       while (o.at("VEC") > 1 && o["VEC"] / 2 >= depth) o["VEC"] /= 2;
     } else {
       const long accumulators = o.at("ROWS") * o.at("VECTORS");

@@ -117,8 +117,15 @@ bool better(const Candidate& a, const Candidate& b) {
 // and 4 x 4096 x 4096 2.3 / 5.0 / 13.2 against 7.2 / 27.4 / 47.0; 4096 x 1 x 4096 3.7
 // against 12.4, 4096 x 2 x 4096 10.5 against 22.5; 1 x 16777216 x 2 0.35 against 6.5; with
 // the long operand transposed gemv keeps them: 4096 x 4 x 4096, A transposed, 17.2 against
-// 8.3), except op(B) = B^T with op(A) = A, which register_block's inner products read as
-// vectors (1 x 4096 x 4096: gemv 3.1, the inner products 16-20).
+// 8.3), except where register_block's inner products read it as vectors along K
+// (register_block_inner_products; 1 x 4096 x 4096 with op(B) = B^T: gemv 3.1, the inner
+// products 16-20; 8 x 4096 x 4096 with both transposed: 4.9 against 30.4).
+// Whether register_block computes the call as inner products, its operands read along K.
+bool reads_along_k(const detail::KernelCall& call, const Shape& shape) {
+  return detail::register_block_inner_products(
+      {shape.m, shape.n, shape.k, call.a.transposed, call.b.transposed});
+}
+
 // Returns "gemv", "register_block" or "" where the call is not GEMV-like.
 std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
                              Precision precision, TensorCores cores, const DeviceLimits& device) {
@@ -131,9 +138,7 @@ std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
       !(cpu && detail::is_long_operand_regime(shape.m, shape.n, shape.k, rows)))
     return "";
   const bool long_operand_as_stored = shape.m <= shape.n ? !call.b.transposed : !call.a.transposed;
-  // register_block's inner products read op(B) = B^T as vectors where op(A) = A.
-  const bool inner_products = shape.m <= shape.n && !call.a.transposed && call.b.transposed;
-  return cpu && (long_operand_as_stored || inner_products) &&
+  return cpu && (long_operand_as_stored || reads_along_k(call, shape)) &&
                  detail::kernel_runs("register_block", precision, cores)
              ? "register_block"
              : "gemv";
@@ -202,9 +207,8 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                                     : "";
   if (!gemv_like.empty()) regime += "GEMV-like shape " + describe_shape(shape) + ": ";
   if (gemv_like == "register_block")
-    regime += shape.m <= shape.n && call.b.transposed && !call.a.transposed
-                  ? "B transposed, on a CPU's inner products: "
-                  : "the long operand read as stored, on a CPU: ";
+    regime += reads_along_k(call, shape) ? "the operands read along K, on a CPU's inner products: "
+                                         : "the long operand read as stored, on a CPU: ";
   scope.gemv_regime = gemv_like == "gemv";
   // Outside gemv's regime the entries of every kernel compete, register_block's among them.
   const std::string regime_kernel =

@@ -469,7 +469,7 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
   EXPECT_EQ(kernel(cpu, 4096, 4, 4096), "register_block");  // the long operand as stored
   EXPECT_EQ(kernel(cpu, 4, 4096, 4096), "register_block");
   // op(B) = B^T with op(A) = A: register_block's inner products, both read along K as vectors
-  // (PoCL, 4 x 4096 x 4096: 27 GFLOP/s against gemv's 11); with A transposed too, gemv.
+  // (PoCL, 4 x 4096 x 4096: 27 GFLOP/s against gemv's 11).
   GemmProblem b_transposed = GemmProblem::packed(4, 4096, 4096);
   b_transposed.trans_b = Transpose::Trans, b_transposed.ldb = 4096;
   const auto inner = choose_kernel(empty, cpu, b_transposed);
@@ -477,9 +477,27 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
   EXPECT_EQ(inner.overrides.at("INNER_PRODUCTS"), 1);
   EXPECT_EQ(inner.overrides.at("ROWS"), 4);
   EXPECT_EQ(inner.overrides.at("VECTORS"), 8);  // columns of C, each VEC partial sums
+  // With A transposed too (B^T still the long operand, read along K), the inner products as
+  // well (PoCL, 8 x 4096 x 4096: 30 GFLOP/s against gemv's 4.9); the long operand A
+  // transposed (few columns), gemv; A as stored with few columns and long K, the inner
+  // products, B's columns read element by element.
   GemmProblem both_transposed = b_transposed;
   both_transposed.trans_a = Transpose::Trans, both_transposed.lda = 4;
-  EXPECT_EQ(choose_kernel(empty, cpu, both_transposed).kernel, "gemv");
+  const auto both = choose_kernel(empty, cpu, both_transposed);
+  EXPECT_EQ(both.kernel, "register_block");
+  EXPECT_EQ(both.overrides.at("INNER_PRODUCTS"), 1);
+  EXPECT_NE(both.reason.find("along K"), std::string::npos) << both.reason;
+  GemmProblem a_transposed = GemmProblem::packed(4096, 4, 4096);
+  a_transposed.trans_a = Transpose::Trans, a_transposed.lda = 4096;
+  EXPECT_EQ(choose_kernel(empty, cpu, a_transposed).kernel, "gemv");
+  const auto few_columns = choose_kernel(empty, cpu, GemmProblem::packed(4096, 4, 4096));
+  EXPECT_EQ(few_columns.overrides.at("INNER_PRODUCTS"), 1);
+  EXPECT_EQ(few_columns.overrides.at("VECTORS"), 4);
+  // At short K the outer products (PoCL, 65536 x 4 x 64: 42 GFLOP/s against 5.2).
+  const auto short_k = choose_kernel(empty, cpu, GemmProblem::packed(65536, 4, 64));
+  EXPECT_EQ(short_k.kernel, "register_block");
+  EXPECT_EQ(short_k.overrides.count("INNER_PRODUCTS"), 0u);  // the derived outer products
+  EXPECT_NE(short_k.reason.find("read as stored"), std::string::npos) << short_k.reason;
   EXPECT_EQ(choose_kernel(empty, gpu, b_transposed).kernel, "gemv");
   // In the fit, a 1-row product on 1-row blocks, whatever the derived block, and the registers
   // of the rows it lost on wider rows (6 rows of two vectors derived: one row of four).
