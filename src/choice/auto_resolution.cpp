@@ -44,11 +44,16 @@ RunSettings resolve_auto(const RunSettings& settings, const KernelCall& call, st
   try {
     options.get(resolved.kernel, device.limits(), resolved.overrides);
   } catch (const Error& error) {
-    if (!settings.overrides.empty()) throw;  // the caller's own overrides are at fault
-    // A tuned entry this device cannot run (other limits, an edited file): derive instead.
-    resolved.overrides.clear();
-    reason += "; its parameters are invalid here (" + std::string(error.what()) +
-              "), so they are derived from the device limits";
+    // A tuned entry this device cannot run (other limits, an edited file), or one the caller's
+    // overrides contradict (-D INNER_PRODUCTS=0 where the fit chose 8 columns of inner
+    // products): the caller's overrides alone on parameters derived from the device limits.
+    // Where those fail too, the caller's overrides are at fault and the error names them.
+    resolved.overrides = settings.overrides;
+    if (!settings.overrides.empty())
+      options.get(resolved.kernel, device.limits(), resolved.overrides);
+    reason += "; its parameters are invalid here" +
+              std::string(settings.overrides.empty() ? "" : " with the caller's overrides") + " (" +
+              error.what() + "), so they are derived from the device limits";
   }
   if (settings.overrides.empty()) choices.choices.insert(key, {resolved, reason});
   return resolved;

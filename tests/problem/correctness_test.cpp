@@ -345,6 +345,31 @@ TEST(AutoThinProducts, EveryLayoutMatchesTheReference) {
         }
 }
 
+// A caller's override that contradicts what auto fitted (outer products where the fit chose
+// 8 columns of inner products, which the outer products cannot take) runs with the caller's
+// overrides on derived parameters instead of failing; one the kernel cannot take at all still
+// fails, naming it.
+TEST(AutoThinProducts, CallersOverridesWinOverTheFit) {
+  if (shared_context().device().type != DeviceType::CPU) GTEST_SKIP() << "register_block: CPUs";
+  const GemmProblem p =
+      odd_problem(6, 700, 270, Layout::RowMajor, Transpose::NoTrans, Transpose::Trans);
+  RunSettings settings = kernel_settings("auto");
+  settings.overrides["INNER_PRODUCTS"] = 0;
+  const auto out = run_checked(p, settings);
+  EXPECT_TRUE(out.check.passed) << out.record.build_options << ": " << out.check.first_failure;
+  EXPECT_EQ(out.record.kernel, "register_block") << out.record.kernel_choice;
+  EXPECT_EQ(out.record.options.at("INNER_PRODUCTS"), 0) << out.record.build_options;
+  EXPECT_NE(out.record.kernel_choice.find("caller's overrides"), std::string::npos)
+      << out.record.kernel_choice;
+  settings.overrides["INNER_PRODUCTS"] = 2;
+  try {
+    run_checked(p, settings);
+    ADD_FAILURE() << "INNER_PRODUCTS 2 ran";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("INNER_PRODUCTS"), std::string::npos) << error.what();
+  }
+}
+
 // register_block's inner products in every layout and transpose: whole VEC-deep steps read
 // A's rows as vectors where op(A) = A and op(B)'s columns where op(B) = B^T (in a column-major
 // problem, the other way round), the other operand element by element; blocks past M and N,
