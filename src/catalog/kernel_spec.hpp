@@ -61,6 +61,9 @@ struct KernelSpec {
   // For a kernel that packs its operands: whether, with these options, it reads A as the
   // caller stores it instead (built with A's transpose); unset: never.
   std::function<bool(const KernelOptions&)> reads_stored_a;
+  // Whether, with these options, a call of this layout reads op(B) from a transposed copy in
+  // the workspace (copy_padded with TRANSPOSE, plan/aligned_copy.hpp); unset: never.
+  std::function<bool(const KernelOptions&, const CallLayout&)> reads_b_transposed_copy;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   // The options `auto` runs a call with, from a tuned or derived set: a work-item's block of
   // outputs larger than C computes values it throws away, so such a kernel shrinks it to C,
@@ -157,7 +160,7 @@ KernelOptions tensorcore_thin_tiles();
 // kInnerProductRowsBothTransposed rows; op(A) = A with op(B) = B for fewer than
 // kInnerProductColumns columns and K of at least kInnerProductMinDepth
 // (register_block_spec.cpp has the measurements).
-constexpr std::int64_t kInnerProductRowsBothTransposed = 256;
+constexpr std::int64_t kInnerProductRowsBothTransposed = 16;
 constexpr std::int64_t kInnerProductColumns = 8;
 constexpr std::int64_t kInnerProductMinDepth = 256;
 bool register_block_inner_products(const CallLayout& call);

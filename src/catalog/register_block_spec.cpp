@@ -23,8 +23,10 @@ long group_rows(const KernelOptions& o) {
 // below), on
 // PoCL (2-core Xeon, GFLOP/s, outer products as auto fitted them against 4 x min(8, n) inner
 // ones): both transposed, where B^T is the long operand, 1 x 4096 x 4096 5.5 against 20.0,
-// 8 x 4096 x 4096 4.9 (gemv) against 30.4, 64 x 4096 x 4096 14.0 against 29.7, 256 rows 13.6
-// against 23.1, 512 rows 15.0 against 16.6, 1023^3 26.8 against 20.9; untransposed, where A
+// 8 x 4096 x 4096 4.9 (gemv) against 30.4, 64 x 4096 x 4096 14.0 against 29.7; but from 32
+// rows on the outer products on a transposed copy of B (reads_b_transposed_copy below) beat
+// both: m x 4096 x 4096 for m = 8, 16, 32, 64, 256 inner products 30.1, 30.6, 30.0, 29.1,
+// 24.2 against 19.1, 30.1, 46.2, 54.5, 75.4 with the copy (2048 rows: 131); untransposed, where A
 // is the long operand and B has few columns, 4096 x n x 4096 for n = 1, 2, 3, 4, 6: 4.5, 2.7,
 // 9.0, 6.3, 18.1 against 17.4, 24.9, 20.6, 19.0, 25.9, and n = 8: 24.8-40 against 17.9-25.3;
 // but not at short K, where each output's sum and store outweigh its products: m x 4 x k for
@@ -122,6 +124,13 @@ KernelSpec register_block_spec() {
     }
     o["ROW_BLOCKS"] = std::min(o.at("ROW_BLOCKS"), (rows + o["ROWS"] - 1) / o["ROWS"]);
     return o;
+  };
+  // With both operands transposed the outer products would read B element by element, 4-8x
+  // slower than op(B) as stored (PoCL: 2048^3 14 GFLOP/s against A alone transposed 66), and
+  // the inner products pay only up to kInnerProductRowsBothTransposed rows; beyond them the
+  // call reads a copy of op(B) made first, one pass over B (2048^3: 65 GFLOP/s; above).
+  s.reads_b_transposed_copy = [](const KernelOptions& o, const CallLayout& call) {
+    return !opt(o, "INNER_PRODUCTS") && call.a_transposed && call.b_transposed;
   };
   s.constraints = {
       vector_width_constraint(),

@@ -43,7 +43,8 @@ GemmRecord record_of(const PreparedCall& prepared) {
   record.batch = prepared.batch;
   record.product_table = prepared.product_table;
   record.epilogue = prepared.epilogue;
-  for (const auto* helper : {&prepared.copy, &prepared.reduce, &prepared.pack_a, &prepared.pack_b})
+  for (const auto* helper :
+       {&prepared.copy, &prepared.transpose, &prepared.reduce, &prepared.pack_a, &prepared.pack_b})
     if (helper->built && !helper->cached) record.build_seconds += helper->built->build_seconds;
   // Edge-aware tiling: the record is the whole tiles' launch, with the strips' launches,
   // builds and workspace (they use it one after another) counted in.

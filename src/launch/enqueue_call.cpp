@@ -23,8 +23,9 @@ cl::Event enqueue_scale_c(const cl::CommandQueue& queue, const PreparedKernel& s
                           wants_event);
 }
 
-// copy_padded: `shape` of `from` into the workspace at `to` with leading dimension `ld`.
-cl::Event enqueue_copy(const cl::CommandQueue& queue, const PreparedKernel& copy,
+// copy_padded: `shape` of `from` into the workspace at `to` with leading dimension `ld` (with
+// TRANSPOSE, the copy's lines are `from`'s columns).
+cl::Event enqueue_copy(const cl::CommandQueue& queue, const PreparedKernel& copy, bool transposing,
                        const Operand& from, StoredShape shape, const cl::Buffer& workspace,
                        std::size_t to, std::int64_t ld, const Wait& wait) {
   KernelPool::Lease lease(copy.built->kernels, copy.built->program, "copy_padded");
@@ -38,8 +39,12 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const PreparedKernel& copy
   kernel.setArg(6, cl_ulong(to));
   kernel.setArg(7, cl_int(ld));
   const std::size_t x = copy.options.at("WG_X"), y = copy.options.at("WG_Y");
-  return enqueue_kernel(queue, *copy.built, kernel,
-                        {std::size_t(shape.length), std::size_t(shape.lines), 1}, {x, y, 1}, wait);
+  const std::int64_t block = transposing ? kTransposeBlock : 1;  // floats each way per work-item
+  const auto items = [block](std::int64_t floats) {
+    return std::size_t((floats + block - 1) / block);
+  };
+  return enqueue_kernel(queue, *copy.built, kernel, {items(shape.length), items(shape.lines), 1},
+                        {x, y, 1}, wait);
 }
 
 // wgmma_pack: `layout` of every product of `from` into the workspace at `to`, one product's
@@ -123,52 +128,54 @@ void enqueue_launches(const cl::CommandQueue& queue, const PreparedCall& prepare
     last = enqueue_call(queue, *prepared.main.built, *prepared.main.spec, prepared.main.options,
                         call, wait, {}, event != nullptr);
   } else {
-    workspace.use(context, prepared.workspace_bytes,
-                  [&](const cl::Buffer& buffer, const Wait& previous_use) {
-                    Wait before = wait;
-                    before.insert(before.end(), previous_use.begin(), previous_use.end());
-                    const auto then = [&](cl::Event launched) {
-                      before = {launched};
-                      return launched;
-                    };
-                    KernelCall gemm = call;
-                    if (prepared.copy_a) {
-                      then(enqueue_copy(queue, prepared.copy, call.a, stored_a(call), buffer,
-                                        prepared.a_at, prepared.a_ld, before));
-                      gemm.a = {buffer(), prepared.a_at, prepared.a_ld, call.a.transposed, 0};
-                    }
-                    if (prepared.copy_b) {
-                      then(enqueue_copy(queue, prepared.copy, call.b, stored_b(call), buffer,
-                                        prepared.b_at, prepared.b_ld, before));
-                      gemm.b = {buffer(), prepared.b_at, prepared.b_ld, call.b.transposed, 0};
-                    }
-                    if (prepared.packed) {
-                      // The kernel reads product p's packed operands p * per-product floats
-                      // in (a table then gives only C's offsets, A's where A is read as
-                      // stored, and the scalars).
-                      if (prepared.a_packed) {
-                        then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call,
-                                          buffer, prepared.a_at, before));
-                        gemm.a = packed_operand(buffer, prepared.a_at, prepared.a_packing);
-                      }
-                      then(enqueue_pack(queue, prepared.pack_b, prepared.b_packing, call.b, call,
-                                        buffer, prepared.b_at, before));
-                      gemm.b = packed_operand(buffer, prepared.b_at, prepared.b_packing);
-                    }
-                    KSlicing slicing;
-                    if (prepared.slices.slices > 1) {
-                      // Partial products: alpha = 1, beta = 0 into the slabs; alpha, beta and C
-                      // are the reduction's.
-                      gemm.alpha = 1.0f, gemm.beta = 0.0f;
-                      gemm.c = {buffer(), prepared.partial_at, prepared.partial_ld, false, 0};
-                      slicing = {prepared.slices.slices, prepared.slices.k_slice, prepared.slab};
-                    }
-                    last = then(enqueue_call(queue, *prepared.main.built, *prepared.main.spec,
-                                             prepared.main.options, gemm, before, slicing));
-                    if (prepared.slices.slices > 1)
-                      last = then(enqueue_reduce(queue, prepared, call, buffer, before));
-                    return last;
-                  });
+    workspace.use(
+        context, prepared.workspace_bytes, [&](const cl::Buffer& buffer, const Wait& previous_use) {
+          Wait before = wait;
+          before.insert(before.end(), previous_use.begin(), previous_use.end());
+          const auto then = [&](cl::Event launched) {
+            before = {launched};
+            return launched;
+          };
+          KernelCall gemm = call;
+          if (prepared.copy_a) {
+            then(enqueue_copy(queue, prepared.copy, false, call.a, stored_a(call), buffer,
+                              prepared.a_at, prepared.a_ld, before));
+            gemm.a = {buffer(), prepared.a_at, prepared.a_ld, call.a.transposed, 0};
+          }
+          if (prepared.copy_b) {
+            const bool transposing = prepared.copy_b_transposed;
+            then(enqueue_copy(queue, transposing ? prepared.transpose : prepared.copy, transposing,
+                              call.b, stored_b(call), buffer, prepared.b_at, prepared.b_ld,
+                              before));
+            gemm.b = {buffer(), prepared.b_at, prepared.b_ld, call.b.transposed && !transposing, 0};
+          }
+          if (prepared.packed) {
+            // The kernel reads product p's packed operands p * per-product floats
+            // in (a table then gives only C's offsets, A's where A is read as
+            // stored, and the scalars).
+            if (prepared.a_packed) {
+              then(enqueue_pack(queue, prepared.pack_a, prepared.a_packing, call.a, call, buffer,
+                                prepared.a_at, before));
+              gemm.a = packed_operand(buffer, prepared.a_at, prepared.a_packing);
+            }
+            then(enqueue_pack(queue, prepared.pack_b, prepared.b_packing, call.b, call, buffer,
+                              prepared.b_at, before));
+            gemm.b = packed_operand(buffer, prepared.b_at, prepared.b_packing);
+          }
+          KSlicing slicing;
+          if (prepared.slices.slices > 1) {
+            // Partial products: alpha = 1, beta = 0 into the slabs; alpha, beta and C
+            // are the reduction's.
+            gemm.alpha = 1.0f, gemm.beta = 0.0f;
+            gemm.c = {buffer(), prepared.partial_at, prepared.partial_ld, false, 0};
+            slicing = {prepared.slices.slices, prepared.slices.k_slice, prepared.slab};
+          }
+          last = then(enqueue_call(queue, *prepared.main.built, *prepared.main.spec,
+                                   prepared.main.options, gemm, before, slicing));
+          if (prepared.slices.slices > 1)
+            last = then(enqueue_reduce(queue, prepared, call, buffer, before));
+          return last;
+        });
   }
   if (event) *event = last;
 }

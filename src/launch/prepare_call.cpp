@@ -10,6 +10,7 @@
 #include "catalog/device_support.hpp"
 #include "clgemm/errors.hpp"
 #include "launch/build_options.hpp"
+#include "plan/aligned_copy.hpp"
 #include "plan/index_range.hpp"
 #include "plan/workspace_limit.hpp"
 
@@ -128,6 +129,7 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
   // The workspace: [copy of A][copy of B][partial products], each from a multiple of 64 floats.
   const CopyLayout copy_layout = lay_out_copies(call, copies, out.main.options);
   out.copy_a = copy_layout.a, out.copy_b = copy_layout.b;
+  out.copy_b_transposed = copies.b_transposed;
   out.a_ld = copy_layout.a_ld, out.b_ld = copy_layout.b_ld;
   out.a_at = copy_layout.a_at, out.b_at = copy_layout.b_at;
   std::size_t floats = copy_layout.floats;
@@ -136,7 +138,10 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
     floats = at + workspace_region(size);
     return at;
   };
-  if (out.copy_a || out.copy_b) out.copy = prepare_helper("copy_padded", "", device);
+  if (out.copy_a || (out.copy_b && !out.copy_b_transposed))
+    out.copy = prepare_helper("copy_padded", "", device);
+  if (out.copy_b_transposed)
+    out.transpose = prepare_helper("copy_padded", kTransposingCopyOptions, device);
   if (spec.packs_operands) plan_packing(out, plan.run.precision, call, reserve, device);
   // The split fits beside the copies and the packs (prepare_gemm counted both).
   note(split.reason);

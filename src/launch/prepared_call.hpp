@@ -34,9 +34,9 @@ struct PreparedKernel {
 };
 
 // Everything one call launches, in order: aligned copies of the call's A and B into the
-// workspace (copy_a, copy_b), the GEMM (`main`) and, for split-K, the reduction of its partial
-// products; or scale_c alone (`main`). Offsets and leading dimensions in the workspace are in
-// floats, each region starting at a multiple of 64 floats (256 bytes).
+// workspace (copy_a, copy_b; B's possibly transposed), the GEMM (`main`) and, for split-K, the
+// reduction of its partial products; or scale_c alone (`main`). Offsets and leading dimensions in
+// the workspace are in floats, each region starting at a multiple of 64 floats (256 bytes).
 struct PreparedEdge;
 
 struct PreparedCall {
@@ -44,11 +44,13 @@ struct PreparedCall {
   std::optional<Region> whole_tiles;
   std::vector<PreparedEdge> edges;
   PreparedKernel main;
-  PreparedKernel copy;            // copy_padded, when an operand is copied
-  PreparedKernel reduce;          // splitk_reduce, when K is split
+  PreparedKernel copy;       // copy_padded, when an operand is copied
+  PreparedKernel transpose;  // copy_padded with TRANSPOSE, when op(B) is copied (copy_b_transposed)
+  PreparedKernel reduce;     // splitk_reduce, when K is split
   PreparedKernel pack_a, pack_b;  // wgmma_pack, for a kernel that reads packed operands
   bool column_major = false;      // the call's A and B are the problem's B and A
   bool copy_a = false, copy_b = false;
+  bool copy_b_transposed = false;        // B's copy is op(B), read untransposed
   bool packed = false;                   // B (b_at) is packed before the GEMM, and A (a_at)
   bool a_packed = false;                 // unless the kernel reads A as stored
   PackedOperand a_packing, b_packing;    // their floats_per_product() apart, product by product

@@ -82,6 +82,10 @@ std::size_t workspace_region(std::size_t floats) {
   return (floats + 63) / 64 * 64;
 }
 
+StoredShape copied_b(const KernelCall& call, const CopyChoice& copies) {
+  return copies.b_transposed ? StoredShape{call.k, call.n} : stored_b(call);
+}
+
 CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
                           const KernelOptions& options) {
   const long vec = options.count("VEC") ? options.at("VEC") : 1;
@@ -93,14 +97,44 @@ CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
     layout.floats += workspace_region(std::size_t(shape.lines) * std::size_t(ld));
   };
   if (copies.a) lay_out(stored_a(call), layout.a, layout.a_ld, layout.a_at);
-  if (copies.b) lay_out(stored_b(call), layout.b, layout.b_ld, layout.b_at);
+  if (copies.b) lay_out(copied_b(call, copies), layout.b, layout.b_ld, layout.b_at);
   return layout;
 }
+
+namespace {
+
+// B's transposed copy where the kernel reads one (KernelSpec::reads_b_transposed_copy) and it
+// fits the workspace; else none, with the reason.
+CopyChoice plan_transposed_copy(const KernelCall& call, const DeviceLimits& limits) {
+  CopyChoice choice;
+  const StoredShape shape{call.k, call.n};
+  const auto bytes = float_bytes(std::uint64_t(shape.lines), std::uint64_t(shape.length));
+  const std::size_t limit = workspace_limit(limits);
+  if (bytes && *bytes <= limit) {
+    choice.b = choice.b_transposed = true;
+    choice.reason =
+        "both operands transposed: op(B) copied first (copy_padded, TRANSPOSE), so "
+        "that the outer products read its rows as stored";
+  } else {
+    choice.reason =
+        "both operands transposed: op(B) not copied, its copy needs more than the "
+        "workspace limit of " +
+        std::to_string(limit) + " bytes; read element by element";
+  }
+  return choice;
+}
+
+}  // namespace
 
 CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                        const DeviceLimits& limits) {
   // A copy is of one matrix: batches read their operands where they are.
-  if (!may_copy_operands(spec) || call.batched()) return {};
+  if (call.batched()) return {};
+  if (spec.reads_b_transposed_copy &&
+      spec.reads_b_transposed_copy(options,
+                                   {call.m, call.n, call.k, call.a.transposed, call.b.transposed}))
+    return plan_transposed_copy(call, limits);
+  if (!may_copy_operands(spec)) return {};
   const long vec = options.at("VEC");
   const auto mode = options.find("ALIGN_COPY");
   CopyChoice choice =
@@ -134,7 +168,8 @@ KernelCall copied_call(const KernelCall& call, const CopyChoice& copies,
   if (copies.a)
     effective.a = {nullptr, 0, padded_ld(stored_a(call).length, vec), call.a.transposed, alignment};
   if (copies.b)
-    effective.b = {nullptr, 0, padded_ld(stored_b(call).length, vec), call.b.transposed, alignment};
+    effective.b = {nullptr, 0, padded_ld(copied_b(call, copies).length, vec),
+                   call.b.transposed && !copies.b_transposed, alignment};
   return effective;
 }
 

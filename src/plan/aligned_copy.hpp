@@ -44,7 +44,9 @@ std::int64_t padded_ld(std::int64_t length, long vec);
 
 struct CopyChoice {
   bool a = false, b = false;  // the row-major call's operands
-  std::string reason;         // empty when both operands are aligned
+  bool b_transposed =
+      false;           // B's copy is op(B), K x N as stored (KernelSpec::reads_b_transposed_copy)
+  std::string reason;  // empty when both operands are aligned
 };
 
 // mode is ALIGN_COPY: 0 never, 1 when the volume and intensity above say it pays on a device
@@ -55,6 +57,14 @@ CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_ali
 
 // Each region of a call's workspace starts at a multiple of 64 floats (256 bytes).
 std::size_t workspace_region(std::size_t floats);
+
+// copy_padded's build options for a transposed copy: blocks of kTransposeBlock x
+// kTransposeBlock floats per work-item.
+constexpr int kTransposeBlock = 8;
+inline constexpr const char* kTransposingCopyOptions = " -D TRANSPOSE=1 -D TRANSPOSE_BLOCK=8";
+
+// The shape of B's copy: B as stored, or op(B) (K lines of N) for a transposed copy.
+StoredShape copied_b(const KernelCall& call, const CopyChoice& copies);
 
 // Where the copies go: at the start of the workspace, [copy of A][copy of B], each VEC-padded
 // (options' VEC, 1 without) and a region of its own; `floats` is what they take together.
@@ -68,13 +78,15 @@ CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
                           const KernelOptions& options);
 
 // Which operands of `call` the kernel `spec` with these (resolved) options reads from aligned
-// copies (choose_copies, its options' VEC and ALIGN_COPY, the operands' base alignments): none
-// for a batch, and none when the copies would not fit workspace_limit() (Error
-// AllocationTooLarge under ALIGN_COPY = 2).
+// copies (choose_copies, its options' VEC and ALIGN_COPY, the operands' base alignments), or
+// B from a transposed copy (KernelSpec::reads_b_transposed_copy): none for a batch, and none
+// when the copies would not fit workspace_limit() (Error AllocationTooLarge under ALIGN_COPY =
+// 2).
 CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                        const DeviceLimits& limits);
 // The call as the kernel reads it once `copies` are made: a copied operand from the workspace,
-// with the padded leading dimension and the device's base alignment.
+// with the padded leading dimension and the device's base alignment (B's transposed copy read
+// untransposed).
 KernelCall copied_call(const KernelCall& call, const CopyChoice& copies,
                        const KernelOptions& options, const DeviceLimits& limits);
 

@@ -345,6 +345,45 @@ TEST(AutoThinProducts, EveryLayoutMatchesTheReference) {
         }
 }
 
+// Both operands transposed on register_block's outer products: op(B) is copied transposed into
+// the workspace first (copy_padded with TRANSPOSE, blocks of 8 x 8 that end short here), and
+// the products read the copy as stored; in both layouts, with the epilogue, 1-row and 1-column
+// products and a K of 1; a batch reads its operands where they are (no copy). auto takes the
+// copy from 17 rows on.
+TEST(RegisterBlockTransposedCopy, BothTransposedReadBFromACopy) {
+  const bool cpu = shared_context().device().type == DeviceType::CPU;
+  for (const Shape& s : {Shape{37, 53, 29}, Shape{1, 19, 13}, Shape{45, 1, 70}, Shape{23, 9, 1},
+                         Shape{130, 70, 300}})
+    for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor}) {
+      GemmProblem p = odd_problem(s.m, s.n, s.k, layout, Transpose::Trans, Transpose::Trans);
+      p.epilogue.bias = Bias::PerRow, p.epilogue.activation = Activation::ReLU;
+      const std::string what = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                               std::to_string(s.k) +
+                               (layout == Layout::RowMajor ? " row-major" : " column-major");
+      const auto out = run_checked(p, kernel_settings("register_block", {{"ROWS", 5}, {"VEC", 4}}));
+      EXPECT_TRUE(out.check.passed) << what << ": " << out.check.first_failure;
+      // The row-major call's B: a column-major problem's A.
+      EXPECT_TRUE(layout == Layout::RowMajor ? out.record.copied_b : out.record.copied_a) << what;
+      EXPECT_NE(out.record.kernel_choice.find("op(B) copied first"), std::string::npos)
+          << what << ": " << out.record.kernel_choice;
+      const auto chosen = run_checked(p, kernel_settings("auto"));
+      EXPECT_TRUE(chosen.check.passed) << what << " auto: " << chosen.check.first_failure;
+      const std::int64_t rows = layout == Layout::RowMajor ? s.m : s.n;  // the call's
+      if (cpu && chosen.record.kernel == "register_block")
+        EXPECT_EQ(chosen.record.copied_a || chosen.record.copied_b,
+                  rows > 16)  // kInnerProductRowsBothTransposed
+            << what << ": " << chosen.record.kernel_choice;
+    }
+  GemmProblem batch = odd_problem(37, 53, 29, Layout::RowMajor, Transpose::Trans, Transpose::Trans);
+  batch.batch = 3;
+  batch.stride_a = std::int64_t(batch.a_extent()) + 5;
+  batch.stride_b = std::int64_t(batch.b_extent()) + 3;
+  batch.stride_c = std::int64_t(batch.c_extent()) + 2;
+  const auto out = run_checked(batch, kernel_settings("register_block"));
+  EXPECT_TRUE(out.check.passed) << out.check.first_failure;
+  EXPECT_FALSE(out.record.copied_b);
+}
+
 // A caller's override that contradicts what auto fitted (outer products where the fit chose
 // 8 columns of inner products, which the outer products cannot take) runs with the caller's
 // overrides on derived parameters instead of failing; one the kernel cannot take at all still
