@@ -20,11 +20,10 @@ long group_rows(const KernelOptions& o) {
 
 // The inner products read A's rows as vectors where op(A) = A, op(B)'s columns where op(B) =
 // B^T, and the other operand element by element. Besides op(A) = A with op(B) = B^T (fit_to_call
-// below), on
-// PoCL (2-core Xeon, GFLOP/s, outer products as auto fitted them against 4 x min(8, n) inner
-// ones): both transposed, where B^T is the long operand, 1 x 4096 x 4096 5.5 against 20.0,
-// 8 x 4096 x 4096 4.9 (gemv) against 30.4, 64 x 4096 x 4096 14.0 against 29.7; but from 32
-// rows on the outer products on a transposed copy of B (reads_b_transposed_copy below) beat
+// below), on PoCL (2-core EPYC, GFLOP/s, outer products as auto fitted them against
+// 4 x min(8, n) inner ones): both transposed, where B^T is the long operand, 1 x 4096 x 4096 5.5
+// against 20.0, 8 x 4096 x 4096 4.9 (gemv) against 30.4, 64 x 4096 x 4096 14.0 against 29.7; but
+// from 32 rows on the outer products on a transposed copy of B (reads_b_transposed_copy below) beat
 // both: m x 4096 x 4096 for m = 8, 16, 32, 64, 256 inner products 30.1, 30.6, 30.0, 29.1,
 // 24.2 against 19.1, 30.1, 46.2, 54.5, 75.4 with the copy (2048 rows: 131); untransposed, where A
 // is the long operand and B has few columns, 4096 x n x 4096 for n = 1, 2, 3, 4, 6: 4.5, 2.7,
