@@ -105,10 +105,9 @@ namespace {
 
 // B's transposed copy where the kernel reads one (KernelSpec::reads_b_transposed_copy) and it
 // fits the workspace; else none, with the reason.
-CopyChoice plan_transposed_copy(const KernelCall& call, const DeviceLimits& limits) {
+CopyChoice plan_transposed_copy(const KernelCall& call, long vec, const DeviceLimits& limits) {
   CopyChoice choice;
-  const StoredShape shape{call.k, call.n};
-  const auto bytes = float_bytes(std::uint64_t(shape.lines), std::uint64_t(shape.length));
+  const auto bytes = float_bytes(std::uint64_t(call.k), std::uint64_t(padded_ld(call.n, vec)));
   const std::size_t limit = workspace_limit(limits);
   if (bytes && *bytes <= limit) {
     choice.b = choice.b_transposed = true;
@@ -133,7 +132,7 @@ CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, con
   if (spec.reads_b_transposed_copy &&
       spec.reads_b_transposed_copy(options,
                                    {call.m, call.n, call.k, call.a.transposed, call.b.transposed}))
-    return plan_transposed_copy(call, limits);
+    return plan_transposed_copy(call, options.count("VEC") ? options.at("VEC") : 1, limits);
   if (!may_copy_operands(spec)) return {};
   const long vec = options.at("VEC");
   const auto mode = options.find("ALIGN_COPY");

@@ -96,6 +96,48 @@ TEST(ChooseCopies, VolumeAndIntensity) {
   EXPECT_EQ(padded_ld(4097, 4), 4100);
 }
 
+// register_block with both operands transposed reads op(B) from a transposed copy: K lines of
+// N, padded to its VEC, read untransposed; not for a batch, not on the inner products, and not
+// where the padded copy exceeds the workspace limit (a quarter of the largest allocation),
+// which the reason names.
+TEST(ChooseCopies, TransposedCopyOfBForRegisterBlock) {
+  const KernelSpec& spec = find_spec("register_block");
+  const KernelOptions outer{{"ROWS", 12},         {"VEC", 16},       {"VECTORS", 2},
+                            {"K_CHUNK", 256},     {"ROW_BLOCKS", 1}, {"DOWN_ROWS_FIRST", 0},
+                            {"INNER_PRODUCTS", 0}};
+  GemmProblem p = GemmProblem::packed(300, 1001, 70);
+  p.trans_a = p.trans_b = Transpose::Trans, p.lda = 300, p.ldb = 70;
+  const KernelCall call = row_major_call(p);
+  DeviceLimits cpu;
+  cpu.type = DeviceType::CPU, cpu.max_allocation_bytes = std::size_t(1) << 30;
+  const CopyChoice copy = plan_copies(spec, outer, call, cpu);
+  EXPECT_TRUE(copy.b && copy.b_transposed);
+  EXPECT_FALSE(copy.a);
+  EXPECT_NE(copy.reason.find("op(B) copied first"), std::string::npos) << copy.reason;
+  const CopyLayout layout = lay_out_copies(call, copy, outer);
+  EXPECT_EQ(layout.b_ld, 1008);  // N = 1001 padded to whole float16s
+  EXPECT_EQ(layout.floats, workspace_region(70 * 1008));
+  const KernelCall reads = copied_call(call, copy, outer, cpu);
+  EXPECT_FALSE(reads.b.transposed);
+  EXPECT_TRUE(reads.a.transposed);
+  EXPECT_EQ(reads.b.ld, 1008);
+  // The padded copy is 282,240 bytes: a limit of 282,236 refuses it.
+  cpu.max_allocation_bytes = 4 * std::size_t(70 * 1008 * 4) - 16;
+  const CopyChoice refused = plan_copies(spec, outer, call, cpu);
+  EXPECT_FALSE(refused.b || refused.b_transposed);
+  EXPECT_NE(refused.reason.find("workspace limit"), std::string::npos) << refused.reason;
+  cpu.max_allocation_bytes = std::size_t(1) << 30;
+  KernelOptions inner = outer;
+  inner["INNER_PRODUCTS"] = 1, inner["VECTORS"] = 8;
+  EXPECT_FALSE(plan_copies(spec, inner, call, cpu).b);
+  GemmProblem batch = p;
+  batch.batch = 2;
+  EXPECT_FALSE(plan_copies(spec, outer, row_major_call(batch), cpu).b);
+  GemmProblem a_only = p;
+  a_only.trans_b = Transpose::NoTrans, a_only.ldb = 1001;
+  EXPECT_FALSE(plan_copies(spec, outer, row_major_call(a_only), cpu).b);
+}
+
 // A split planned with no workspace used (as a call's plan decides it) holds beside copies
 // exactly when plan_split() decides the same there: while its partial products fit what the
 // copies leave; past that, an automatic split is reduced and the plan's no longer holds.
