@@ -85,7 +85,7 @@ std::vector<WarmProgram> warm_set(const RunSettings& settings, DeviceRuntime& de
     }
     per_kernel.push_back(std::move(variants));
     if (may_copy_operands(spec)) helper("copy_padded", "");
-    if (spec.reads_b_transposed_copy) helper("copy_padded", kTransposingCopyOptions);
+    if (spec.reads_b_transposed_copy) helper("copy_padded", transposing_copy_options());
     if (spec.slices_k) helper("splitk_reduce", "");
     if (spec.packs_operands)
       for (bool trans_a : {false, true})

@@ -141,7 +141,7 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
   if (out.copy_a || (out.copy_b && !out.copy_b_transposed))
     out.copy = prepare_helper("copy_padded", "", device);
   if (out.copy_b_transposed)
-    out.transpose = prepare_helper("copy_padded", kTransposingCopyOptions, device);
+    out.transpose = prepare_helper("copy_padded", transposing_copy_options(), device);
   if (spec.packs_operands) plan_packing(out, plan.run.precision, call, reserve, device);
   // The split fits beside the copies and the packs (prepare_gemm counted both).
   note(split.reason);

@@ -82,6 +82,10 @@ std::size_t workspace_region(std::size_t floats) {
   return (floats + 63) / 64 * 64;
 }
 
+std::string transposing_copy_options() {
+  return " -D TRANSPOSE=1 -D TRANSPOSE_BLOCK=" + std::to_string(kTransposeBlock);
+}
+
 StoredShape copied_b(const KernelCall& call, const CopyChoice& copies) {
   return copies.b_transposed ? StoredShape{call.k, call.n} : stored_b(call);
 }

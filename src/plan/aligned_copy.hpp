@@ -44,9 +44,9 @@ std::int64_t padded_ld(std::int64_t length, long vec);
 
 struct CopyChoice {
   bool a = false, b = false;  // the row-major call's operands
-  bool b_transposed =
-      false;           // B's copy is op(B), K x N as stored (KernelSpec::reads_b_transposed_copy)
-  std::string reason;  // empty when both operands are aligned
+  // B's copy is op(B), K lines of N (KernelSpec::reads_b_transposed_copy).
+  bool b_transposed = false;
+  std::string reason;  // empty when both operands are aligned and nothing is transposed
 };
 
 // mode is ALIGN_COPY: 0 never, 1 when the volume and intensity above say it pays on a device
@@ -61,7 +61,7 @@ std::size_t workspace_region(std::size_t floats);
 // copy_padded's build options for a transposed copy: blocks of kTransposeBlock x
 // kTransposeBlock floats per work-item.
 constexpr int kTransposeBlock = 8;
-inline constexpr const char* kTransposingCopyOptions = " -D TRANSPOSE=1 -D TRANSPOSE_BLOCK=8";
+std::string transposing_copy_options();
 
 // The shape of B's copy: B as stored, or op(B) (K lines of N) for a transposed copy.
 StoredShape copied_b(const KernelCall& call, const CopyChoice& copies);
