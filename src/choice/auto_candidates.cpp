@@ -32,10 +32,18 @@ std::int64_t thin_for_tensor_cores_rows(Precision precision, TensorCores cores) 
                                                                      : kGemvRowsOnGpus;
 }
 
+namespace {
+// Whether tensorcore's thin tiles can serve calls here: a reduced precision on a device that
+// runs wgmma, where tensorcore runs too.
+bool thin_tensorcore_tiles_run(Precision precision, TensorCores cores) {
+  return cores == TensorCores::Wgmma && on_tensor_cores(precision, cores) &&
+         kernel_runs("tensorcore", precision, cores);
+}
+}  // namespace
+
 bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
                                 std::int64_t n, std::int64_t k) {
-  return cores == TensorCores::Wgmma && on_tensor_cores(precision, cores) &&
-         kernel_runs("tensorcore", precision, cores) && m <= n &&
+  return thin_tensorcore_tiles_run(precision, cores) && m <= n &&
          is_gemv_regime(m, n, k, kTensorCoreMinRows) && !is_gemv_regime(m, n, k, kGemvRowsOnGpus);
 }
 
@@ -114,9 +122,7 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
         add(regime_kernel(scope), {});
       }
     }
-  if (cores == TensorCores::Wgmma && on_tensor_cores(precision, cores) &&
-      kernel_runs("tensorcore", precision, cores))
-    add("tensorcore", tensorcore_thin_tiles());
+  if (thin_tensorcore_tiles_run(precision, cores)) add("tensorcore", tensorcore_thin_tiles());
   return out;
 }
 

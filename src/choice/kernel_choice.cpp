@@ -70,8 +70,7 @@ struct Candidate {
 void fit_to_call(Candidate& c, KernelOptions overrides, const detail::KernelCall& call) {
   const auto& spec = detail::find_spec(c.kernel);
   if (spec.fit_to_call) {
-    KernelOptions fitted =
-        spec.fit_to_call(c.options, {call.m, call.n, call.k, call.a.transposed, call.b.transposed});
+    KernelOptions fitted = spec.fit_to_call(c.options, detail::call_layout(call));
     for (const auto& [name, value] : fitted)
       if (c.options.at(name) != value) overrides[name] = value;
     c.options = std::move(fitted);
@@ -121,9 +120,8 @@ bool better(const Candidate& a, const Candidate& b) {
 // (register_block_inner_products; 1 x 4096 x 4096 with op(B) = B^T: gemv 3.1, the inner
 // products 16-20; 8 x 4096 x 4096 with both transposed: 4.9 against 30.4).
 // Whether register_block computes the call as inner products, its operands read along K.
-bool reads_along_k(const detail::KernelCall& call, const Shape& shape) {
-  return detail::register_block_inner_products(
-      {shape.m, shape.n, shape.k, call.a.transposed, call.b.transposed});
+bool reads_along_k(const detail::KernelCall& call) {
+  return detail::register_block_inner_products(detail::call_layout(call));
 }
 
 // Returns "gemv", "register_block" or "" where the call is not GEMV-like.
@@ -138,7 +136,7 @@ std::string gemv_like_kernel(const detail::KernelCall& call, const Shape& shape,
       !(cpu && detail::is_long_operand_regime(shape.m, shape.n, shape.k, rows)))
     return "";
   const bool long_operand_as_stored = shape.m <= shape.n ? !call.b.transposed : !call.a.transposed;
-  return cpu && (long_operand_as_stored || reads_along_k(call, shape)) &&
+  return cpu && (long_operand_as_stored || reads_along_k(call)) &&
                  detail::kernel_runs("register_block", precision, cores)
              ? "register_block"
              : "gemv";
@@ -207,8 +205,8 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                                     : "";
   if (!gemv_like.empty()) regime += "GEMV-like shape " + describe_shape(shape) + ": ";
   if (gemv_like == "register_block")
-    regime += reads_along_k(call, shape) ? "the operands read along K, on a CPU's inner products: "
-                                         : "the long operand read as stored, on a CPU: ";
+    regime += reads_along_k(call) ? "the operands read along K, on a CPU's inner products: "
+                                  : "the long operand read as stored, on a CPU: ";
   scope.gemv_regime = gemv_like == "gemv";
   // Outside gemv's regime the entries of every kernel compete, register_block's among them.
   const std::string regime_kernel =

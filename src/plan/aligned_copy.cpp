@@ -133,9 +133,7 @@ CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, con
                        const DeviceLimits& limits) {
   // A copy is of one matrix: batches read their operands where they are.
   if (call.batched()) return {};
-  if (spec.reads_b_transposed_copy &&
-      spec.reads_b_transposed_copy(options,
-                                   {call.m, call.n, call.k, call.a.transposed, call.b.transposed}))
+  if (spec.reads_b_transposed_copy && spec.reads_b_transposed_copy(options, call_layout(call)))
     return plan_transposed_copy(call, options.count("VEC") ? options.at("VEC") : 1, limits);
   if (!may_copy_operands(spec)) return {};
   const long vec = options.at("VEC");

@@ -3,10 +3,16 @@
 
 #include <cstring>
 
+#include "catalog/kernel_spec.hpp"
+
 namespace clgemm::detail {
 
 Bias transposed_bias(Bias bias) {
   return bias == Bias::PerRow ? Bias::PerColumn : bias == Bias::PerColumn ? Bias::PerRow : bias;
+}
+
+CallLayout call_layout(const KernelCall& call) {
+  return {call.m, call.n, call.k, call.a.transposed, call.b.transposed};
 }
 
 KernelCall row_major_call(const GemmProblem& p) {

@@ -49,6 +49,11 @@ constexpr std::int64_t kProductsPerLaunch = 65535;
 // A per-row bias of C is a per-column bias of C^T, and the other way round.
 Bias transposed_bias(Bias bias);
 
+// What a kernel's fit and copy rules see of the call (catalog/kernel_spec.hpp): its m, n, k and
+// which operands it reads transposed.
+struct CallLayout;
+CallLayout call_layout(const KernelCall& call);
+
 // The row-major call computing `problem`; buffers (the operands', the table's and the bias's)
 // are filled in by the caller.
 KernelCall row_major_call(const GemmProblem& problem);
