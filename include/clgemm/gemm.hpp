@@ -194,7 +194,8 @@ struct CLGEMM_API GemmRecord {
   // A call may take several launches (kernel_choice says why): aligned copies of an operand
   // into the Context's workspace, the GEMM, and for split-K the reduction of its partial
   // products. split_k is the number of K slices (1: no split); copied_a and copied_b say
-  // whether the problem's A or B was read from an aligned copy.
+  // whether the problem's A or B was read from a copy (aligned, transposed, or on a CPU one
+  // cache line wider than a leading dimension whose lines share the caches' sets).
   long split_k = 1;
   bool copied_a = false, copied_b = false;
   std::size_t launches = 0;         // kernels enqueued (0 for "none")

@@ -131,6 +131,7 @@ KernelSpec register_block_spec() {
   s.reads_b_transposed_copy = [](const KernelOptions& o, const CallLayout& call) {
     return !opt(o, "INNER_PRODUCTS") && call.a_transposed && call.b_transposed;
   };
+  s.reads_through_caches = true;
   s.constraints = {
       vector_width_constraint(),
       {"VECTORS is 1, 2 or 4 (any of 1 to 8 with INNER_PRODUCTS)",

@@ -84,7 +84,8 @@ std::vector<WarmProgram> warm_set(const RunSettings& settings, DeviceRuntime& de
       variants.push_back(std::move(program));
     }
     per_kernel.push_back(std::move(variants));
-    if (may_copy_operands(spec)) helper("copy_padded", "");
+    const bool cpu = device.limits().type == DeviceType::CPU;
+    if (may_copy_operands(spec) || (spec.reads_through_caches && cpu)) helper("copy_padded", "");
     if (spec.reads_b_transposed_copy) helper("copy_padded", transposing_copy_options());
     if (spec.slices_k) helper("splitk_reduce", "");
     if (spec.packs_operands)

@@ -82,12 +82,11 @@ PreparedKernel prepare_gemm(const CallPlan& plan, const KernelCall& call, Device
       plan.run,
       [&](const KernelOptions& kernel_options) {
         copies = plan_copies(spec, kernel_options, call, device.limits());
-        const KernelCall reads = copied_call(call, copies, kernel_options, device.limits());
+        const KernelCall reads = copied_call(call, copies, device.limits());
         bool sliced = false;
         if (spec.slices_k) {
           const std::size_t packs = packed_bytes(spec, kernel_options, call, plan.run.precision);
-          const std::size_t copied =
-              lay_out_copies(call, copies, kernel_options).floats * sizeof(float);
+          const std::size_t copied = lay_out_copies(call, copies).floats * sizeof(float);
           const std::size_t used = packs > SIZE_MAX - copied ? SIZE_MAX : copied + packs;
           split = holds_for(plan.split, kernel_options, call, used, device.limits())
                       ? plan.split
@@ -127,7 +126,7 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
   };
   note(copies.reason);
   // The workspace: [copy of A][copy of B][partial products], each from a multiple of 64 floats.
-  const CopyLayout copy_layout = lay_out_copies(call, copies, out.main.options);
+  const CopyLayout copy_layout = lay_out_copies(call, copies);
   out.copy_a = copy_layout.a, out.copy_b = copy_layout.b;
   out.copy_b_transposed = copies.b_transposed;
   out.a_ld = copy_layout.a_ld, out.b_ld = copy_layout.b_ld;

@@ -23,6 +23,12 @@ std::int64_t padded_ld(std::int64_t length, long vec) {
   return (length + v - 1) / v * v;
 }
 
+std::int64_t copy_ld(std::int64_t length, long vec, DeviceType device) {
+  const std::int64_t ld = padded_ld(length, vec);
+  const bool aliases = ld * std::int64_t(sizeof(float)) % kCacheAliasBytes == 0;
+  return device == DeviceType::CPU && aliases ? ld + padded_ld(kCacheLineFloats, vec) : ld;
+}
+
 namespace {
 
 std::string unaligned_text(const char* name, const Operand& x) {
@@ -71,6 +77,8 @@ CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_ali
   }
   choice.a = copy && !a_aligned;
   choice.b = copy && !b_aligned;
+  if (choice.a) choice.a_ld = copy_ld(stored_a(call).length, vec, device);
+  if (choice.b) choice.b_ld = copy_ld(stored_b(call).length, vec, device);
   choice.reason =
       "unaligned " + unaligned +
       (copy ? ": copied to aligned storage first (" : ": loaded element by element, not copied (") +
@@ -90,18 +98,17 @@ StoredShape copied_b(const KernelCall& call, const CopyChoice& copies) {
   return copies.b_transposed ? StoredShape{call.k, call.n} : stored_b(call);
 }
 
-CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
-                          const KernelOptions& options) {
-  const long vec = options.count("VEC") ? options.at("VEC") : 1;
+CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies) {
   CopyLayout layout;
-  const auto lay_out = [&](StoredShape shape, bool& copied, std::int64_t& ld, std::size_t& at) {
+  const auto lay_out = [&](StoredShape shape, std::int64_t copy_ld, bool& copied, std::int64_t& ld,
+                           std::size_t& at) {
     copied = true;
-    ld = padded_ld(shape.length, vec);
+    ld = copy_ld;
     at = layout.floats;
     layout.floats += workspace_region(std::size_t(shape.lines) * std::size_t(ld));
   };
-  if (copies.a) lay_out(stored_a(call), layout.a, layout.a_ld, layout.a_at);
-  if (copies.b) lay_out(copied_b(call, copies), layout.b, layout.b_ld, layout.b_at);
+  if (copies.a) lay_out(stored_a(call), copies.a_ld, layout.a, layout.a_ld, layout.a_at);
+  if (copies.b) lay_out(copied_b(call, copies), copies.b_ld, layout.b, layout.b_ld, layout.b_at);
   return layout;
 }
 
@@ -111,10 +118,12 @@ namespace {
 // fits the workspace; else none, with the reason.
 CopyChoice plan_transposed_copy(const KernelCall& call, long vec, const DeviceLimits& limits) {
   CopyChoice choice;
-  const auto bytes = float_bytes(std::uint64_t(call.k), std::uint64_t(padded_ld(call.n, vec)));
+  const std::int64_t ld = copy_ld(call.n, vec, limits.type);
+  const auto bytes = float_bytes(std::uint64_t(call.k), std::uint64_t(ld));
   const std::size_t limit = workspace_limit(limits);
   if (bytes && *bytes <= limit) {
     choice.b = choice.b_transposed = true;
+    choice.b_ld = ld;
     choice.reason =
         "both operands transposed: op(B) copied first (copy_padded, TRANSPOSE), so "
         "that the outer products read its rows as stored";
@@ -127,50 +136,111 @@ CopyChoice plan_transposed_copy(const KernelCall& call, long vec, const DeviceLi
   return choice;
 }
 
+// Whether the copies of `choice` fit the workspace (their bytes, each counted overflow-checked).
+bool copies_fit(const KernelCall& call, const CopyChoice& choice, const DeviceLimits& limits) {
+  const auto copy_bytes = [](StoredShape s, std::int64_t ld) {
+    return float_bytes(std::uint64_t(s.lines), std::uint64_t(ld));
+  };
+  const auto a = choice.a ? copy_bytes(stored_a(call), choice.a_ld) : std::optional<std::size_t>(0);
+  const auto b =
+      choice.b ? copy_bytes(copied_b(call, choice), choice.b_ld) : std::optional<std::size_t>(0);
+  const std::size_t limit = workspace_limit(limits);
+  return a && b && *a <= limit && *b <= limit - *a;
+}
+
+std::string workspace_limit_text(const DeviceLimits& limits) {
+  return "the copies need more than the workspace limit of " +
+         std::to_string(workspace_limit(limits)) +
+         " bytes (a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
+         std::to_string(limits.max_allocation_bytes) + ")";
+}
+
+// The aligned copies of a kernel that takes alignment hints (choose_copies).
+CopyChoice plan_aligned_copies(const KernelOptions& options, const KernelCall& call,
+                               const DeviceLimits& limits) {
+  const long vec = options.at("VEC");
+  const auto mode = options.find("ALIGN_COPY");
+  CopyChoice choice =
+      choose_copies(call, vec, mode == options.end() ? 1 : mode->second,
+                    operand_aligned(call.a, vec), operand_aligned(call.b, vec), limits.type);
+  if ((!choice.a && !choice.b) || copies_fit(call, choice, limits)) return choice;
+  if (mode != options.end() && mode->second == 2)
+    throw Error(ErrorCode::AllocationTooLarge, "ALIGN_COPY = 2: " + workspace_limit_text(limits));
+  choice.a = choice.b = false;
+  choice.reason += "; not copied after all: " + workspace_limit_text(limits);
+  return choice;
+}
+
+// Whether an operand's lines lie a multiple of kCacheAliasBytes apart, and there are enough
+// of them (kCacheAliasMinimumLines).
+bool aliases_cache_sets(const Operand& x, StoredShape stored) {
+  return stored.lines >= kCacheAliasMinimumLines &&
+         x.ld * std::int64_t(sizeof(float)) % kCacheAliasBytes == 0;
+}
+
+// On a CPU, the operands not copied yet whose lines alias the cache sets, copied one cache line
+// wider where the copies are small next to the product and fit the workspace.
+void add_cache_alias_copies(CopyChoice& choice, const KernelCall& call, long vec,
+                            const DeviceLimits& limits) {
+  const char* a_name = call.column_major ? "B" : "A";
+  const char* b_name = call.column_major ? "A" : "B";
+  CopyChoice wider = choice;
+  std::string named;
+  double copied = 0;
+  const auto consider = [&](bool& copy, std::int64_t& ld, const Operand& x, StoredShape stored,
+                            const char* name) {
+    if (copy || !aliases_cache_sets(x, stored)) return;
+    copy = true;
+    ld = copy_ld(stored.length, vec, limits.type);
+    copied += 8.0 * double(stored.lines) * double(stored.length);
+    named += (named.empty() ? "" : " and ") + std::string(name) + " (ld " + std::to_string(x.ld) +
+             " -> " + std::to_string(ld) + ")";
+  };
+  consider(wider.a, wider.a_ld, call.a, stored_a(call), a_name);
+  consider(wider.b, wider.b_ld, call.b, stored_b(call), b_name);
+  if (named.empty()) return;
+  const double intensity = 2.0 * double(call.m) * double(call.n) * double(call.k) / copied;
+  char numbers[160];
+  std::snprintf(numbers, sizeof numbers, "%.3g MB read and written, %.0f FLOP per byte copied",
+                copied / 1e6, intensity);
+  std::string text = named + ": lines a multiple of " + std::to_string(kCacheAliasBytes) +
+                     " bytes apart share the CPU caches' sets; ";
+  if (intensity < kCopyMinimumIntensity) {
+    text += std::string("read as stored (") + numbers + ", below 64)";
+  } else if (!copies_fit(call, wider, limits)) {
+    text += "read as stored (" + workspace_limit_text(limits) + ")";
+  } else {
+    text += std::string("copied one cache line wider first (") + numbers + ")";
+    wider.reason = choice.reason;
+    choice = wider;
+  }
+  choice.reason += (choice.reason.empty() ? "" : "; ") + text;
+}
+
 }  // namespace
 
 CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                        const DeviceLimits& limits) {
   // A copy is of one matrix: batches read their operands where they are.
   if (call.batched()) return {};
+  const long vec = options.count("VEC") ? options.at("VEC") : 1;
+  CopyChoice choice;
   if (spec.reads_b_transposed_copy && spec.reads_b_transposed_copy(options, call_layout(call)))
-    return plan_transposed_copy(call, options.count("VEC") ? options.at("VEC") : 1, limits);
-  if (!may_copy_operands(spec)) return {};
-  const long vec = options.at("VEC");
-  const auto mode = options.find("ALIGN_COPY");
-  CopyChoice choice =
-      choose_copies(call, vec, mode == options.end() ? 1 : mode->second,
-                    operand_aligned(call.a, vec), operand_aligned(call.b, vec), limits.type);
-  if (!choice.a && !choice.b) return choice;
-  // The copies alone must fit the workspace.
-  const auto copy_bytes = [&](StoredShape s) {
-    return float_bytes(std::uint64_t(s.lines), std::uint64_t(padded_ld(s.length, vec)));
-  };
-  const auto a = choice.a ? copy_bytes(stored_a(call)) : std::optional<std::size_t>(0);
-  const auto b = choice.b ? copy_bytes(stored_b(call)) : std::optional<std::size_t>(0);
-  const std::size_t limit = workspace_limit(limits);
-  if (a && b && *a <= limit && *b <= limit - *a) return choice;
-  const std::string why = "the copies need more than the workspace limit of " +
-                          std::to_string(limit) +
-                          " bytes (a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
-                          std::to_string(limits.max_allocation_bytes) + ")";
-  if (mode != options.end() && mode->second == 2)
-    throw Error(ErrorCode::AllocationTooLarge, "ALIGN_COPY = 2: " + why);
-  choice.a = choice.b = false;
-  choice.reason += "; not copied after all: " + why;
+    choice = plan_transposed_copy(call, vec, limits);
+  else if (may_copy_operands(spec))
+    choice = plan_aligned_copies(options, call, limits);
+  if (spec.reads_through_caches && limits.type == DeviceType::CPU)
+    add_cache_alias_copies(choice, call, vec, limits);
   return choice;
 }
 
 KernelCall copied_call(const KernelCall& call, const CopyChoice& copies,
-                       const KernelOptions& options, const DeviceLimits& limits) {
+                       const DeviceLimits& limits) {
   KernelCall effective = call;
   const std::size_t alignment = limits.base_address_align_bits / 8;
-  const long vec = options.count("VEC") ? options.at("VEC") : 1;
-  if (copies.a)
-    effective.a = {nullptr, 0, padded_ld(stored_a(call).length, vec), call.a.transposed, alignment};
+  if (copies.a) effective.a = {nullptr, 0, copies.a_ld, call.a.transposed, alignment};
   if (copies.b)
-    effective.b = {nullptr, 0, padded_ld(copied_b(call, copies).length, vec),
-                   call.b.transposed && !copies.b_transposed, alignment};
+    effective.b = {nullptr, 0, copies.b_ld, call.b.transposed && !copies.b_transposed, alignment};
   return effective;
 }
 

@@ -42,10 +42,30 @@ StoredShape stored_b(const KernelCall& call);
 // The leading dimension of an aligned copy: length rounded up to whole vectors.
 std::int64_t padded_ld(std::int64_t length, long vec);
 
+// On a CPU, the lines of a matrix whose leading dimension is a multiple of this many bytes fall
+// into the same few sets of each cache, which then holds only a handful of them (an L1 of 32
+// KiB in 8 ways maps addresses 4,096 bytes apart to one set). register_block, whose work-items
+// read a block of A's rows and op(B)'s rows K deep, ran such operands at 0.5-0.8x the speed of
+// the same operands one cache line wider (PoCL 3.1, 2-core EPYC, auto, GFLOP/s, ld as given
+// against ld + 16 floats: 1024^3 106 against 129, 2048^3 82 against 124, 3072^3 85 against
+// 133, 4096^3 81 against 133, 2048^3 with A transposed 65 against 107, B transposed 94 against
+// 113; ld a multiple of 2,048 bytes only, 512^3 and 1536^3, ran the same either way).
+constexpr std::int64_t kCacheAliasBytes = 4096;
+constexpr std::int64_t kCacheLineFloats = 16;
+// Copied only from this many lines: 1024 x 1024 x 256, B of 256 lines, ran 0.92-0.96x as fast
+// with its copy as without (2048 x 2048 x 256 the same either way), 2048 x 2048 x 512 with B
+// one line wider 1.14x.
+constexpr std::int64_t kCacheAliasMinimumLines = 512;
+
+// The leading dimension of a copy on `device`: padded_ld(), and on a CPU one cache line more
+// where that would be a multiple of kCacheAliasBytes.
+std::int64_t copy_ld(std::int64_t length, long vec, DeviceType device);
+
 struct CopyChoice {
   bool a = false, b = false;  // the row-major call's operands
   // B's copy is op(B), K lines of N (KernelSpec::reads_b_transposed_copy).
   bool b_transposed = false;
+  std::int64_t a_ld = 0, b_ld = 0;  // the copies' leading dimensions (copy_ld)
   std::string reason;  // empty when both operands are aligned and nothing is transposed
 };
 
@@ -66,28 +86,29 @@ std::string transposing_copy_options();
 // The shape of B's copy: B as stored, or op(B) (K lines of N) for a transposed copy.
 StoredShape copied_b(const KernelCall& call, const CopyChoice& copies);
 
-// Where the copies go: at the start of the workspace, [copy of A][copy of B], each VEC-padded
-// (options' VEC, 1 without) and a region of its own; `floats` is what they take together.
+// Where the copies go: at the start of the workspace, [copy of A][copy of B], each with its
+// leading dimension from `copies` and a region of its own; `floats` is what they take together.
 struct CopyLayout {
   bool a = false, b = false;
   std::int64_t a_ld = 0, b_ld = 0;
   std::size_t a_at = 0, b_at = 0;
   std::size_t floats = 0;
 };
-CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies,
-                          const KernelOptions& options);
+CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies);
 
-// Which operands of `call` the kernel `spec` with these (resolved) options reads from aligned
-// copies (choose_copies, its options' VEC and ALIGN_COPY, the operands' base alignments), or
-// B from a transposed copy (KernelSpec::reads_b_transposed_copy): none for a batch, and none
-// when the copies would not fit workspace_limit() (Error AllocationTooLarge under ALIGN_COPY =
-// 2).
+// Which operands of `call` the kernel `spec` with these (resolved) options reads from copies:
+// aligned ones (choose_copies, its options' VEC and ALIGN_COPY, the operands' base
+// alignments), B transposed (KernelSpec::reads_b_transposed_copy), and on a CPU, for a kernel
+// that reads through the caches, an operand whose lines lie a multiple of kCacheAliasBytes
+// apart where the copy is small next to the product (kCopyMinimumIntensity). None for a batch,
+// and none when the copies would not fit workspace_limit() (Error AllocationTooLarge under
+// ALIGN_COPY = 2).
 CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                        const DeviceLimits& limits);
 // The call as the kernel reads it once `copies` are made: a copied operand from the workspace,
-// with the padded leading dimension and the device's base alignment (B's transposed copy read
+// with the copy's leading dimension and the device's base alignment (B's transposed copy read
 // untransposed).
 KernelCall copied_call(const KernelCall& call, const CopyChoice& copies,
-                       const KernelOptions& options, const DeviceLimits& limits);
+                       const DeviceLimits& limits);
 
 }  // namespace clgemm::detail

@@ -114,10 +114,10 @@ TEST(ChooseCopies, TransposedCopyOfBForRegisterBlock) {
   EXPECT_TRUE(copy.b && copy.b_transposed);
   EXPECT_FALSE(copy.a);
   EXPECT_NE(copy.reason.find("op(B) copied first"), std::string::npos) << copy.reason;
-  const CopyLayout layout = lay_out_copies(call, copy, outer);
+  const CopyLayout layout = lay_out_copies(call, copy);
   EXPECT_EQ(layout.b_ld, 1008);  // N = 1001 padded to whole float16s
   EXPECT_EQ(layout.floats, workspace_region(70 * 1008));
-  const KernelCall reads = copied_call(call, copy, outer, cpu);
+  const KernelCall reads = copied_call(call, copy, cpu);
   EXPECT_FALSE(reads.b.transposed);
   EXPECT_TRUE(reads.a.transposed);
   EXPECT_EQ(reads.b.ld, 1008);
@@ -136,6 +136,64 @@ TEST(ChooseCopies, TransposedCopyOfBForRegisterBlock) {
   GemmProblem a_only = p;
   a_only.trans_b = Transpose::NoTrans, a_only.ldb = 1001;
   EXPECT_FALSE(plan_copies(spec, outer, row_major_call(a_only), cpu).b);
+}
+
+// On a CPU, register_block reads an operand whose lines lie a multiple of kCacheAliasBytes
+// apart from a copy one cache line wider (copy_ld), from kCacheAliasMinimumLines lines on and
+// where the copies are small next to the product; never on a GPU, never for a batch, never
+// past the workspace limit, and B's transposed copy gets a wider line too.
+TEST(ChooseCopies, CacheAliasingOperandsOnCpus) {
+  EXPECT_EQ(copy_ld(1024, 16, DeviceType::CPU), 1040);
+  EXPECT_EQ(copy_ld(1024, 16, DeviceType::GPU), 1024);
+  EXPECT_EQ(copy_ld(1000, 16, DeviceType::CPU), 1008);
+  EXPECT_EQ(copy_ld(2044, 8, DeviceType::CPU), 2064);  // 2048 after the padding to float8s
+  const KernelSpec& spec = find_spec("register_block");
+  const KernelOptions outer{{"ROWS", 12},         {"VEC", 16},       {"VECTORS", 2},
+                            {"K_CHUNK", 256},     {"ROW_BLOCKS", 1}, {"DOWN_ROWS_FIRST", 0},
+                            {"INNER_PRODUCTS", 0}};
+  DeviceLimits cpu;
+  cpu.type = DeviceType::CPU, cpu.max_allocation_bytes = std::size_t(1) << 30;
+  const KernelCall square = row_major_call(GemmProblem::packed(1024, 1024, 1024));
+  const CopyChoice both = plan_copies(spec, outer, square, cpu);
+  EXPECT_TRUE(both.a && both.b && !both.b_transposed);
+  EXPECT_EQ(both.a_ld, 1040);
+  EXPECT_EQ(both.b_ld, 1040);
+  EXPECT_NE(both.reason.find("copied one cache line wider"), std::string::npos) << both.reason;
+  const CopyLayout layout = lay_out_copies(square, both);
+  EXPECT_EQ(layout.b_at, workspace_region(1024 * 1040));
+  EXPECT_EQ(copied_call(square, both, cpu).a.ld, 1040);
+  // 1023 floats: no alias, nothing copied, nothing said.
+  const CopyChoice none =
+      plan_copies(spec, outer, row_major_call(GemmProblem::packed(1023, 1023, 1023)), cpu);
+  EXPECT_FALSE(none.a || none.b);
+  EXPECT_TRUE(none.reason.empty()) << none.reason;
+  // K = 256: B's 256 lines stay as stored, A (ld 256, 1,024 bytes) does not alias.
+  EXPECT_FALSE(
+      plan_copies(spec, outer, row_major_call(GemmProblem::packed(1024, 1024, 256)), cpu).b);
+  // 128 x 1024 x 1024: only B aliases (A has 128 lines), 32 FLOP per byte of its copy.
+  const CopyChoice thin =
+      plan_copies(spec, outer, row_major_call(GemmProblem::packed(128, 1024, 1024)), cpu);
+  EXPECT_FALSE(thin.a || thin.b);
+  EXPECT_NE(thin.reason.find("below 64"), std::string::npos) << thin.reason;
+  DeviceLimits gpu = cpu;
+  gpu.type = DeviceType::GPU;
+  EXPECT_FALSE(plan_copies(spec, outer, square, gpu).a);
+  GemmProblem batch = GemmProblem::packed(1024, 1024, 1024);
+  batch.batch = 2;
+  EXPECT_FALSE(plan_copies(spec, outer, row_major_call(batch), cpu).a);
+  // Both transposed: B's transposed copy (N = 1024 floats wide, so 1040) and A's wider copy.
+  GemmProblem tt = GemmProblem::packed(1024, 1024, 1024);
+  tt.trans_a = tt.trans_b = Transpose::Trans;
+  const CopyChoice transposed = plan_copies(spec, outer, row_major_call(tt), cpu);
+  EXPECT_TRUE(transposed.a && transposed.b && transposed.b_transposed);
+  EXPECT_EQ(transposed.b_ld, 1040);
+  EXPECT_EQ(transposed.a_ld, 1040);
+  // Two copies of 1024 x 1040 floats need 8,519,680 bytes: a limit 4 bytes short refuses them.
+  DeviceLimits small = cpu;
+  small.max_allocation_bytes = 4 * (2 * std::size_t(1024 * 1040 * 4) - 4);
+  const CopyChoice refused = plan_copies(spec, outer, square, small);
+  EXPECT_FALSE(refused.a || refused.b);
+  EXPECT_NE(refused.reason.find("workspace limit"), std::string::npos) << refused.reason;
 }
 
 // A split planned with no workspace used (as a call's plan decides it) holds beside copies

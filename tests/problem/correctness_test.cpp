@@ -384,6 +384,48 @@ TEST(RegisterBlockTransposedCopy, BothTransposedReadBFromACopy) {
   EXPECT_FALSE(out.record.copied_b);
 }
 
+// On a CPU, register_block reads an operand whose lines lie a multiple of 4,096 bytes apart
+// (kCacheAliasBytes: here a leading dimension of 1024 floats), with at least 512 of them, from
+// a copy one cache line wider, where the copies are small next to the product: in both layouts
+// and every transpose (with both transposed, beside B's transposed copy), with the epilogue;
+// not below 64 FLOP per byte copied, and not for a batch.
+TEST(RegisterBlockCacheAliasCopy, AliasingOperandsAreReadFromWiderCopies) {
+  const bool cpu = shared_context().device().type == DeviceType::CPU;
+  for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor})
+    for (Transpose ta : {Transpose::NoTrans, Transpose::Trans})
+      for (Transpose tb : {Transpose::NoTrans, Transpose::Trans}) {
+        GemmProblem p = odd_problem(600, 520, 530, layout, ta, tb);
+        p.lda = p.ldb = 1024;
+        p.epilogue.bias = Bias::PerColumn, p.epilogue.activation = Activation::ReLU;
+        const std::string what = std::string(layout == Layout::RowMajor ? "row" : "col") +
+                                 "-major " + std::to_string(int(ta)) + std::to_string(int(tb));
+        const auto out = run_checked(p, kernel_settings("register_block"));
+        EXPECT_TRUE(out.check.passed) << what << ": " << out.check.first_failure;
+        if (!cpu) continue;
+        EXPECT_TRUE(out.record.copied_a && out.record.copied_b)
+            << what << ": " << out.record.kernel_choice;
+        EXPECT_NE(out.record.kernel_choice.find("copied one cache line wider first"),
+                  std::string::npos)
+            << what << ": " << out.record.kernel_choice;
+      }
+  // 64 columns: 2 * 600 * 64 * 530 FLOP against A's copy, 16 per byte.
+  GemmProblem few = odd_problem(600, 64, 530);
+  few.lda = 1024;
+  const auto out = run_checked(few, kernel_settings("register_block"));
+  EXPECT_TRUE(out.check.passed) << out.check.first_failure;
+  EXPECT_FALSE(out.record.copied_a);
+  if (cpu)
+    EXPECT_NE(out.record.kernel_choice.find("read as stored"), std::string::npos)
+        << out.record.kernel_choice;
+  GemmProblem batch = odd_problem(600, 520, 530);
+  batch.lda = batch.ldb = 1024, batch.batch = 2;
+  batch.stride_a = std::int64_t(batch.a_extent()), batch.stride_b = std::int64_t(batch.b_extent());
+  batch.stride_c = std::int64_t(batch.c_extent());
+  const auto batched = run_checked(batch, kernel_settings("register_block"));
+  EXPECT_TRUE(batched.check.passed) << batched.check.first_failure;
+  EXPECT_FALSE(batched.record.copied_a || batched.record.copied_b);
+}
+
 // A caller's override that contradicts what auto fitted (outer products where the fit chose
 // 8 columns of inner products, which the outer products cannot take) runs with the caller's
 // overrides on derived parameters instead of failing; one the kernel cannot take at all still
