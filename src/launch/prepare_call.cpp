@@ -228,10 +228,15 @@ PreparedKernel prepare_helper(const std::string& kernel, const std::string& extr
   PreparedKernel prepared;
   prepared.name = kernel;
   const auto& source = device.source(kernel + ".cl");
+  // side x side work-items (16 x 16 where the device and the build allow it); on a CPU four
+  // times as wide as high: PoCL (2-core EPYC) copied 4096 x 4096 floats with copy_padded in
+  // 3.5 ms on 64 x 4 against 8-9 ms on 16 x 16 (transposed, 11 ms on either).
+  const bool cpu = device.limits().type == DeviceType::CPU;
   std::size_t side = 16;
   for (;;) {
     while (side > 1 && side * side > device.limits().max_work_group_size) side /= 2;
-    prepared.options = {{"WG_X", long(side)}, {"WG_Y", long(side)}};
+    const std::size_t wider = cpu && side >= 4 ? 4 : 1;
+    prepared.options = {{"WG_X", long(side * wider)}, {"WG_Y", long(side / wider)}};
     prepared.build_options = format_build_options(prepared.options) + extra_options;
     prepared.built = device.program(kernel, kernel, source, prepared.build_options, prepared.cached,
                                     PtxRewrite::None, warming);

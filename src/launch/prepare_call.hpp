@@ -39,7 +39,8 @@ PreparedKernel prepare_build(
     DeviceRuntime& device, ResolvedOptions& options, WarmOutcome* warming = nullptr);
 
 // The element-wise helper kernels (scale_c, copy_padded, splitk_reduce, wgmma_pack): square
-// work-groups as large as the device and the built kernel allow, up to 16 x 16;
+// work-groups as large as the device and the built kernel allow, up to 16 x 16 (on a CPU, as
+// many work-items four times as wide as high);
 // `extra_options` are added to the build's (the epilogue's).
 PreparedKernel prepare_helper(const std::string& kernel, const std::string& extra_options,
                               DeviceRuntime& device, WarmOutcome* warming = nullptr);
