@@ -168,6 +168,11 @@ constexpr std::int64_t kInnerProductRowsBothTransposed = 16;
 constexpr std::int64_t kInnerProductColumns = 8;
 constexpr std::int64_t kInnerProductMinDepth = 256;
 bool register_block_inner_products(const CallLayout& call);
+// register_block's outer products with op(A) = A^T read ROWS consecutive floats of each of A's
+// stored lines per step: on calls of at least kTransposedAMinimumRows rows, blocks of at least
+// kTransposedARows rows (register_block_spec.cpp has the measurements).
+constexpr long kTransposedARows = 12;
+constexpr std::int64_t kTransposedAMinimumRows = 64;
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work
 // even when K is short. CPUs run gemv there too (kernel_choice.cpp); the tuning class is

@@ -104,6 +104,14 @@ KernelSpec register_block_spec() {
   // the noise of it from 8 rows on, 1 x 8 below; down C's rows first 0.72-0.87x as fast on
   // 8192 x 8192 x 64, 1024^3, 2048^3 and 128 x 11008 x 4096). The other calls whose long
   // operand runs along K take them too (register_block_inner_products).
+  //
+  // With A transposed the outer products read ROWS consecutive floats of each line of A as
+  // stored, and the EPYC's entries, tuned on untransposed products, have 6 rows of four
+  // float16: at least 12 rows (kTransposedARows) from 64 rows of C on (PoCL, 2-core EPYC,
+  // GFLOP/s, the entry against 12 rows: 2048^3 A transposed 86 against 145, 1280^3 124 against
+  // 157, 64 x 8192 x 8192 105 against 138, 1024^3 both transposed 145 against 148; but
+  // 16 x 4096 x 4096 98 against 55 and 32 x 4096 x 11008 108 against 101, where 12-row blocks
+  // overshoot C).
   s.fit_to_call = [](KernelOptions o, const CallLayout& call) {
     const long rows = long(std::clamp<std::int64_t>(call.m, 1, 65536));
     const long columns = long(std::clamp<std::int64_t>(call.n, 1, 65536));
@@ -116,6 +124,8 @@ KernelSpec register_block_spec() {
       while (o.at("VEC") > 1 && o["VEC"] / 2 >= depth) o["VEC"] /= 2;
     } else {
       const long accumulators = o.at("ROWS") * o.at("VECTORS");
+      if (call.a_transposed && call.m >= kTransposedAMinimumRows)
+        o["ROWS"] = std::max(o["ROWS"], kTransposedARows);
       o["ROWS"] = std::min(o["ROWS"], rows);
       while (o["VECTORS"] < 4 && 2 * o["ROWS"] * o["VECTORS"] <= accumulators) o["VECTORS"] *= 2;
       while (o.at("VECTORS") > 1 && o["VEC"] * (o["VECTORS"] / 2) >= columns) o["VECTORS"] /= 2;

@@ -23,10 +23,17 @@ std::int64_t padded_ld(std::int64_t length, long vec) {
   return (length + v - 1) / v * v;
 }
 
+bool lines_share_cache_sets(std::int64_t ld) {
+  const std::int64_t line = kCacheLineFloats * std::int64_t(sizeof(float));
+  const std::int64_t apart = ld * std::int64_t(sizeof(float)) % kCacheAliasBytes;
+  return apart < line || apart > kCacheAliasBytes - line;
+}
+
 std::int64_t copy_ld(std::int64_t length, long vec, DeviceType device) {
-  const std::int64_t ld = padded_ld(length, vec);
-  const bool aliases = ld * std::int64_t(sizeof(float)) % kCacheAliasBytes == 0;
-  return device == DeviceType::CPU && aliases ? ld + padded_ld(kCacheLineFloats, vec) : ld;
+  std::int64_t ld = padded_ld(length, vec);
+  while (device == DeviceType::CPU && lines_share_cache_sets(ld))
+    ld += padded_ld(kCacheLineFloats, vec);
+  return ld;
 }
 
 namespace {
@@ -171,11 +178,10 @@ CopyChoice plan_aligned_copies(const KernelOptions& options, const KernelCall& c
   return choice;
 }
 
-// Whether an operand's lines lie a multiple of kCacheAliasBytes apart, and there are enough
-// of them (kCacheAliasMinimumLines).
+// Whether an operand's lines share the caches' sets (lines_share_cache_sets), and there are
+// enough of them (kCacheAliasMinimumLines).
 bool aliases_cache_sets(const Operand& x, StoredShape stored) {
-  return stored.lines >= kCacheAliasMinimumLines &&
-         x.ld * std::int64_t(sizeof(float)) % kCacheAliasBytes == 0;
+  return stored.lines >= kCacheAliasMinimumLines && lines_share_cache_sets(x.ld);
 }
 
 // On a CPU, the operands not copied yet whose lines alias the cache sets, copied one cache line
@@ -203,8 +209,8 @@ void add_cache_alias_copies(CopyChoice& choice, const KernelCall& call, long vec
   char numbers[160];
   std::snprintf(numbers, sizeof numbers, "%.3g MB read and written, %.0f FLOP per byte copied",
                 copied / 1e6, intensity);
-  std::string text = named + ": lines a multiple of " + std::to_string(kCacheAliasBytes) +
-                     " bytes apart share the CPU caches' sets; ";
+  std::string text = named + ": lines within a cache line of a multiple of " +
+                     std::to_string(kCacheAliasBytes) + " bytes apart share the CPU caches' sets; ";
   if (intensity < kCopyMinimumIntensity) {
     text += std::string("read as stored (") + numbers + ", below 64)";
   } else if (!copies_fit(call, wider, limits)) {

@@ -44,12 +44,14 @@ std::int64_t padded_ld(std::int64_t length, long vec);
 
 // On a CPU, the lines of a matrix whose leading dimension is a multiple of this many bytes fall
 // into the same few sets of each cache, which then holds only a handful of them (an L1 of 32
-// KiB in 8 ways maps addresses 4,096 bytes apart to one set). register_block, whose work-items
-// read a block of A's rows and op(B)'s rows K deep, ran such operands at 0.5-0.8x the speed of
-// the same operands one cache line wider (PoCL 3.1, 2-core EPYC, auto, GFLOP/s, ld as given
-// against ld + 16 floats: 1024^3 106 against 129, 2048^3 82 against 124, 3072^3 85 against
-// 133, 4096^3 81 against 133, 2048^3 with A transposed 65 against 107, B transposed 94 against
-// 113; ld a multiple of 2,048 bytes only, 512^3 and 1536^3, ran the same either way).
+// KiB in 8 ways maps addresses 4,096 bytes apart to one set); so do runs of consecutive lines
+// whose distance is within a cache line of such a multiple (2047 floats: 16 lines to a set).
+// register_block, whose work-items read a block of A's rows and op(B)'s rows K deep, ran such
+// operands at 0.5-0.8x the speed of the same operands one cache line wider (PoCL 3.1, 2-core
+// EPYC, auto, GFLOP/s, ld as given against ld + 16 floats: 1024^3 106 against 129, 2048^3 82
+// against 124, 3072^3 85 against 133, 4096^3 81 against 133, 2048^3 with A transposed 65
+// against 107, B transposed 94 against 113; 2047^3 with A transposed 55-58 against 79-87 with
+// ld 2064; a multiple of 2,048 bytes only, 512^3 and 1536^3, ran the same either way).
 constexpr std::int64_t kCacheAliasBytes = 4096;
 constexpr std::int64_t kCacheLineFloats = 16;
 // Copied only from this many lines: 1024 x 1024 x 256, B of 256 lines, ran 0.92-0.96x as fast
@@ -57,8 +59,11 @@ constexpr std::int64_t kCacheLineFloats = 16;
 // one line wider 1.14x.
 constexpr std::int64_t kCacheAliasMinimumLines = 512;
 
-// The leading dimension of a copy on `device`: padded_ld(), and on a CPU one cache line more
-// where that would be a multiple of kCacheAliasBytes.
+// Whether lines `ld` floats apart fall within a cache line of a multiple of kCacheAliasBytes.
+bool lines_share_cache_sets(std::int64_t ld);
+
+// The leading dimension of a copy on `device`: padded_ld(), and on a CPU a cache line more
+// while its lines would share the caches' sets.
 std::int64_t copy_ld(std::int64_t length, long vec, DeviceType device);
 
 struct CopyChoice {

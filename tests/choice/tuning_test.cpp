@@ -325,6 +325,31 @@ TEST(Tuning, CpuEntriesAreNearestBySizeAndAspect) {
   EXPECT_EQ(row_blocks(4096, 4096, 4096), 1);
 }
 
+// register_block with A transposed on the outer products takes blocks of at least 12 rows from
+// 64 rows of C on (kTransposedARows): the EPYC's entries of 6 rows read half of each cache line
+// of A as stored per step (PoCL: 2048^3 86 GFLOP/s against 145 on 12 rows).
+TEST(Tuning, TransposedAOnCpusTakesTwelveRowBlocks) {
+  DeviceLimits cpu;
+  cpu.name = "C", cpu.platform_name = "P", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
+  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 256 * 1024;
+  TuningDatabase db;
+  TunedEntry e = entry("C", "medium-large", 0);
+  e.kernel = "register_block", e.m = e.n = e.k = 2048, e.gflops = 150;
+  e.options = {{"ROWS", 6}, {"VEC", 16}, {"VECTORS", 4}};
+  db.put(e);
+  const auto fitted = [&](std::int64_t m, std::int64_t n, std::int64_t k, Transpose ta) {
+    GemmProblem p = GemmProblem::packed(m, n, k);
+    p.trans_a = ta, p.lda = ta == Transpose::Trans ? m : k;
+    const auto choice = choose_kernel(db, cpu, p);
+    EXPECT_EQ(choice.kernel, "register_block") << choice.reason;
+    return std::pair(choice.overrides.at("ROWS"), choice.overrides.at("VECTORS"));
+  };
+  EXPECT_EQ(fitted(2048, 2048, 2048, Transpose::Trans), std::pair(12L, 4L));
+  EXPECT_EQ(fitted(64, 2048, 2048, Transpose::Trans), std::pair(12L, 4L));
+  EXPECT_EQ(fitted(2048, 2048, 2048, Transpose::NoTrans), std::pair(6L, 4L));
+  EXPECT_EQ(fitted(63, 2048, 2048, Transpose::Trans), std::pair(6L, 4L));
+}
+
 // An entry tuned for the call's own class is not capped by a nearer entry of another class:
 // on PoCL the `gemv` entry (8x4096x4096, 48 GFLOP/s) held the `thin` one (87) to 48 at
 // 16x4096x4096, a `thin` call, where the thin blocks ran 90.

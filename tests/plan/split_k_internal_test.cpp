@@ -146,6 +146,7 @@ TEST(ChooseCopies, CacheAliasingOperandsOnCpus) {
   EXPECT_EQ(copy_ld(1024, 16, DeviceType::CPU), 1040);
   EXPECT_EQ(copy_ld(1024, 16, DeviceType::GPU), 1024);
   EXPECT_EQ(copy_ld(1000, 16, DeviceType::CPU), 1008);
+  EXPECT_EQ(copy_ld(1020, 4, DeviceType::GPU), 1020);
   EXPECT_EQ(copy_ld(2044, 8, DeviceType::CPU), 2064);  // 2048 after the padding to float8s
   const KernelSpec& spec = find_spec("register_block");
   const KernelOptions outer{{"ROWS", 12},         {"VEC", 16},       {"VECTORS", 2},
@@ -162,11 +163,18 @@ TEST(ChooseCopies, CacheAliasingOperandsOnCpus) {
   const CopyLayout layout = lay_out_copies(square, both);
   EXPECT_EQ(layout.b_at, workspace_region(1024 * 1040));
   EXPECT_EQ(copied_call(square, both, cpu).a.ld, 1040);
-  // 1023 floats: no alias, nothing copied, nothing said.
+  // 1000 floats (4,000 bytes, a line clear of 4,096): nothing copied, nothing said; 1023 floats
+  // (4,092 bytes, within a line of 4,096): copied with ld 1040.
   const CopyChoice none =
-      plan_copies(spec, outer, row_major_call(GemmProblem::packed(1023, 1023, 1023)), cpu);
+      plan_copies(spec, outer, row_major_call(GemmProblem::packed(1000, 1000, 1000)), cpu);
   EXPECT_FALSE(none.a || none.b);
   EXPECT_TRUE(none.reason.empty()) << none.reason;
+  EXPECT_EQ(
+      plan_copies(spec, outer, row_major_call(GemmProblem::packed(1023, 1023, 1023)), cpu).a_ld,
+      1040);
+  EXPECT_TRUE(lines_share_cache_sets(2047) && lines_share_cache_sets(1025));
+  EXPECT_FALSE(lines_share_cache_sets(1008) || lines_share_cache_sets(1040));
+  EXPECT_EQ(copy_ld(1028, 4, DeviceType::CPU), 1044);  // 1028: 16 bytes past 4,096
   // K = 256: B's 256 lines stay as stored, A (ld 256, 1,024 bytes) does not alias.
   EXPECT_FALSE(
       plan_copies(spec, outer, row_major_call(GemmProblem::packed(1024, 1024, 256)), cpu).b);
