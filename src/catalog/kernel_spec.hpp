@@ -156,8 +156,15 @@ bool is_gemv_regime(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t
 // thin tiles along N are not measured). Devices with mma.sync only: only GEMV-like products,
 // at most kGemvRowsOnGpus rows, leave the tensor cores.
 constexpr std::int64_t kTensorCoreMinRows = 32;
-// tensorcore's tiles for those products: 32 x 128 x 32, two warps of 16 x 64, two stages.
-KernelOptions tensorcore_thin_tiles();
+// Products of more rows than that and at most this many (N and K long) run tensorcore on 64-row
+// tiles: on the H100, in TF32 128 x 11008 x 4096 at 60.2 TFLOP/s against wgmma's 42.3 (split 4
+// ways) and the 32-row tiles' 42.4, 96 x 12288 x 3072 46.2 against 32.1 and 36.5; in 3xTF32
+// 64 x 8192 x 4096 33.7 against wgmma's 13.3, 128 x 11008 x 4096 35.3 against 23.5,
+// 96 x 12288 x 3072 29.0 against 19.1.
+constexpr std::int64_t kTensorCoreMidRows = 128;
+// tensorcore's tiles for a thin product of `rows` rows: up to kTensorCoreMinRows, 32 x 128 x 32,
+// two warps of 16 x 64, two stages; beyond, 64 x 128 x 16, four warps of 32 x 64, three stages.
+KernelOptions tensorcore_thin_tiles(std::int64_t rows);
 // Whether register_block computes a call as inner products (INNER_PRODUCTS = 1), where the
 // outer products would read the operand along which the work runs element by element: op(B) =
 // B^T with op(A) = A; op(B) = B^T beside op(A) = A^T for products of at most

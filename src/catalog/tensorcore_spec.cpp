@@ -10,9 +10,12 @@ namespace {
 constexpr long kMmaM = 16, kMmaN = 8;
 }  // namespace
 
-KernelOptions tensorcore_thin_tiles() {
-  return {{"TILE_M", 32}, {"TILE_N", 128}, {"TILE_K", 32}, {"WARP_M", 16},
-          {"WARP_N", 64}, {"STAGES", 2},   {"VEC", 4}};
+KernelOptions tensorcore_thin_tiles(std::int64_t rows) {
+  if (rows <= kTensorCoreMinRows)
+    return {{"TILE_M", 32}, {"TILE_N", 128}, {"TILE_K", 32}, {"WARP_M", 16},
+            {"WARP_N", 64}, {"STAGES", 2},   {"VEC", 4}};
+  return {{"TILE_M", 64}, {"TILE_N", 128}, {"TILE_K", 16}, {"WARP_M", 32},
+          {"WARP_N", 64}, {"STAGES", 3},   {"VEC", 4}};
 }
 
 KernelSpec tensorcore_spec() {

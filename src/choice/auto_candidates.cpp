@@ -44,7 +44,7 @@ bool thin_tensorcore_tiles_run(Precision precision, TensorCores cores) {
 bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
                                 std::int64_t n, std::int64_t k) {
   return thin_tensorcore_tiles_run(precision, cores) && m <= n &&
-         is_gemv_regime(m, n, k, kTensorCoreMinRows) && !is_gemv_regime(m, n, k, kGemvRowsOnGpus);
+         is_gemv_regime(m, n, k, kTensorCoreMidRows) && !is_gemv_regime(m, n, k, kGemvRowsOnGpus);
 }
 
 std::string regime_kernel(const AutoScope& scope) {
@@ -122,7 +122,9 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
         add(regime_kernel(scope), {});
       }
     }
-  if (thin_tensorcore_tiles_run(precision, cores)) add("tensorcore", tensorcore_thin_tiles());
+  if (thin_tensorcore_tiles_run(precision, cores))
+    for (std::int64_t rows : {kTensorCoreMinRows, kTensorCoreMidRows})
+      add("tensorcore", tensorcore_thin_tiles(rows));
   return out;
 }
 

@@ -35,8 +35,9 @@ bool gemv_regime_possible(Precision precision, TensorCores cores);
 // runs_thin_tensorcore_tiles() takes do not get that far.
 std::int64_t thin_for_tensor_cores_rows(Precision precision, TensorCores cores);
 // Whether an m x n x k product runs tensorcore on its thin tiles (tensorcore_thin_tiles;
-// kernel_spec.hpp's kTensorCoreMinRows says why): a reduced precision on a device that runs
-// wgmma, more rows than a GEMV-like product and at most kTensorCoreMinRows, N and K long.
+// kernel_spec.hpp's kTensorCoreMinRows and kTensorCoreMidRows say why): a reduced precision on
+// a device that runs wgmma, more rows than a GEMV-like product and at most kTensorCoreMidRows,
+// N and K long.
 bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
                                 std::int64_t n, std::int64_t k);
 // The kernel `auto` runs with derived parameters in the scope: tensorcore on tensor cores,

@@ -173,10 +173,11 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   if (detail::runs_thin_tensorcore_tiles(precision, cores, shape.m, shape.n, shape.k)) {
     KernelChoice choice;
     choice.kernel = "tensorcore";
-    choice.overrides = detail::tensorcore_thin_tiles();
-    choice.reason = "thin for wgmma's tiles, " + describe_shape(shape) +
-                    ": tensorcore on 32-row tiles, which copies A and B into local memory as "
-                    "they are stored (no packs)";
+    choice.overrides = detail::tensorcore_thin_tiles(shape.m);
+    choice.reason = "thin for wgmma's tiles, " + describe_shape(shape) + ": tensorcore on " +
+                    std::to_string(choice.overrides.at("TILE_M")) +
+                    "-row tiles, which copies A and B into local memory as they are stored (no "
+                    "packs)";
     return choice;
   }
   // A product too thin for the tensor cores' tiles is computed as on a device without them.

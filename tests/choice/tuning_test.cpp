@@ -607,6 +607,19 @@ TEST(Tuning, ThinProductsLeaveTheTensorCores) {
             << where << ": " << thin_columns.reason;
       EXPECT_EQ(thin_columns.reason.find("thin for the tensor cores") != std::string::npos, leaves)
           << thin_columns.reason;
+      // 33-128 rows where the tensor cores are wgmma's: tensorcore's 64-row tiles (on the H100
+      // 1.4x wgmma's speed at 96 and 128 rows in TF32, 1.5-2.5x at 64-128 in 3xTF32); from 129
+      // rows, not.
+      for (std::int64_t rows : {33, 96, 128, 129}) {
+        const auto mid = choose(GemmProblem::packed(rows, 12288, 3072));
+        const bool tiles = cores == TensorCores::Wgmma && rows <= 128;
+        if (tiles)
+          EXPECT_EQ(kernel_and_options(mid),
+                    "tensorcore STAGES=3 TILE_K=16 TILE_M=64 TILE_N=128 VEC=4 WARP_M=32 WARP_N=64")
+              << where << " " << rows << ": " << mid.reason;
+        EXPECT_EQ(mid.reason.find("thin for wgmma's tiles") != std::string::npos, tiles)
+            << where << " " << rows << ": " << mid.reason;
+      }
       // 33 rows, or a short K, or a short long side: the tensor cores where there are some.
       for (const auto& shape :
            {GemmProblem::packed(33, 4096, 4096), GemmProblem::packed(16, 4096, 128),

@@ -45,17 +45,20 @@ const std::vector<KernelVariant>& kernel_variants() {
   static const std::vector<KernelVariant> variants = [] {
     const KernelOptions stored_a{
         {"A_REGISTERS", 2}, {"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 32}, {"STAGES", 2}};
-    // tensorcore_thin_tiles() (src/catalog/tensorcore_spec.cpp), as
+    // tensorcore_thin_tiles() (src/catalog/tensorcore_spec.cpp), 32 and 64 rows, as
     // Tuning.ThinProductsLeaveTheTensorCores asserts auto takes them.
     const KernelOptions thin{{"TILE_M", 32}, {"TILE_N", 128}, {"TILE_K", 32}, {"WARP_M", 16},
                              {"WARP_N", 64}, {"STAGES", 2},   {"VEC", 4}};
+    const KernelOptions thin_64{{"TILE_M", 64}, {"TILE_N", 128}, {"TILE_K", 16}, {"WARP_M", 32},
+                                {"WARP_N", 64}, {"STAGES", 3},   {"VEC", 4}};
     KernelOptions stored_a_split_k = stored_a;
     stored_a_split_k["SPLIT_K"] = 3;
     return std::vector<KernelVariant>{{"wgmma_stored_a", "wgmma", stored_a},
                                       {"wgmma_split_k", "wgmma", {{"SPLIT_K", 3}}},
                                       {"wgmma_stored_a_split_k", "wgmma", stored_a_split_k},
                                       {"tensorcore_split_k", "tensorcore", {{"SPLIT_K", 3}}},
-                                      {"tensorcore_thin", "tensorcore", thin}};
+                                      {"tensorcore_thin", "tensorcore", thin},
+                                      {"tensorcore_thin_64", "tensorcore", thin_64}};
   }();
   return variants;
 }
