@@ -295,14 +295,20 @@ TEST(Tuning, TensorCoreEntriesAreBoundedByNearerMeasurements) {
   EXPECT_EQ(fp32_1024.overrides.at("TILE_M"), 64) << fp32_1024.reason;
 }
 
+// A 2-core CPU device named "C" on platform "P", as PoCL describes one.
+DeviceLimits two_core_cpu() {
+  DeviceLimits cpu;
+  cpu.name = "C", cpu.platform_name = "P", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
+  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 256 * 1024;
+  return cpu;
+}
+
 // On a CPU every entry fills the device, so the entry measured nearest the call caps the
 // kernel's others, and nearness counts the sides as well as the size: 64x8192x8192 is half of
 // 2048^3 in volume but nearer to 32x4096x8192 (PoCL: the 2048^3 entry's tiles ran it at 20
 // GFLOP/s, the thin entry's row blocks at 42).
 TEST(Tuning, CpuEntriesAreNearestBySizeAndAspect) {
-  DeviceLimits cpu;
-  cpu.name = "C", cpu.platform_name = "P", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
-  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 256 * 1024;
+  const DeviceLimits cpu = two_core_cpu();
   const auto register_block = [](const std::string& cls, std::int64_t m, std::int64_t n,
                                  std::int64_t k, double gflops, long row_blocks) {
     TunedEntry e = entry("C", cls, 0);
@@ -329,9 +335,7 @@ TEST(Tuning, CpuEntriesAreNearestBySizeAndAspect) {
 // 64 rows of C on (kTransposedARows): the EPYC's entries of 6 rows read half of each cache line
 // of A as stored per step (PoCL: 2048^3 86 GFLOP/s against 145 on 12 rows).
 TEST(Tuning, TransposedAOnCpusTakesTwelveRowBlocks) {
-  DeviceLimits cpu;
-  cpu.name = "C", cpu.platform_name = "P", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
-  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 256 * 1024;
+  const DeviceLimits cpu = two_core_cpu();
   TuningDatabase db;
   TunedEntry e = entry("C", "medium-large", 0);
   e.kernel = "register_block", e.m = e.n = e.k = 2048, e.gflops = 150;
@@ -354,9 +358,7 @@ TEST(Tuning, TransposedAOnCpusTakesTwelveRowBlocks) {
 // on PoCL the `gemv` entry (8x4096x4096, 48 GFLOP/s) held the `thin` one (87) to 48 at
 // 16x4096x4096, a `thin` call, where the thin blocks ran 90.
 TEST(Tuning, TheCallsOwnClassIsNotCappedByAnother) {
-  DeviceLimits cpu;
-  cpu.name = "C", cpu.platform_name = "P", cpu.type = DeviceType::CPU, cpu.compute_units = 2;
-  cpu.max_work_group_size = 4096, cpu.local_memory_bytes = 256 * 1024;
+  const DeviceLimits cpu = two_core_cpu();
   TuningDatabase db;
   TunedEntry gemv = entry("C", "gemv", 0);
   gemv.kernel = "register_block", gemv.m = 8, gemv.n = 4096, gemv.k = 4096, gemv.gflops = 48;
