@@ -38,6 +38,15 @@ std::int64_t copy_ld(std::int64_t length, long vec, DeviceType device) {
 
 namespace {
 
+// The problem's names of the row-major call's operands: a column-major problem's A is the
+// call's B.
+const char* problem_name_of_a(const KernelCall& call) {
+  return call.column_major ? "B" : "A";
+}
+const char* problem_name_of_b(const KernelCall& call) {
+  return call.column_major ? "A" : "B";
+}
+
 std::string unaligned_text(const char* name, const Operand& x) {
   return std::string(name) + " (ld " + std::to_string(x.ld) + ", offset " +
          std::to_string(x.offset) + ")";
@@ -53,9 +62,8 @@ CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_ali
                          bool b_aligned, DeviceType device) {
   CopyChoice choice;
   if (vec <= 1 || (a_aligned && b_aligned)) return choice;
-  // The row-major call's operands; a column-major problem's A is the call's B.
-  const char* a_name = call.column_major ? "B" : "A";
-  const char* b_name = call.column_major ? "A" : "B";
+  const char* a_name = problem_name_of_a(call);
+  const char* b_name = problem_name_of_b(call);
   std::string unaligned;
   if (!a_aligned) unaligned = unaligned_text(a_name, call.a);
   if (!b_aligned) unaligned += (unaligned.empty() ? "" : " and ") + unaligned_text(b_name, call.b);
@@ -188,8 +196,8 @@ bool aliases_cache_sets(const Operand& x, StoredShape stored) {
 // wider where the copies are small next to the product and fit the workspace.
 void add_cache_alias_copies(CopyChoice& choice, const KernelCall& call, long vec,
                             const DeviceLimits& limits) {
-  const char* a_name = call.column_major ? "B" : "A";
-  const char* b_name = call.column_major ? "A" : "B";
+  const char* a_name = problem_name_of_a(call);
+  const char* b_name = problem_name_of_b(call);
   CopyChoice wider = choice;
   std::string named;
   double copied = 0;
