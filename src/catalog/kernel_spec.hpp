@@ -66,7 +66,8 @@ struct KernelSpec {
   std::function<bool(const KernelOptions&, const CallLayout&)> reads_b_transposed_copy;
   // Reads its operands from global memory through a CPU's caches, with no local memory: on a
   // CPU device an operand whose lines share the caches' sets (within a cache line of a multiple
-  // of kCacheAliasBytes apart) is read from a copy one cache line wider (plan/aligned_copy.hpp).
+  // of kCacheAliasBytes apart) is read from a copy one cache line wider, and B read as vectors
+  // whose vectors straddle cache lines from an aligned copy (plan/aligned_copy.hpp).
   bool reads_through_caches = false;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   // The options `auto` runs a call with, from a tuned or derived set: a work-item's block of

@@ -186,45 +186,46 @@ CopyChoice plan_aligned_copies(const KernelOptions& options, const KernelCall& c
   return choice;
 }
 
-// Whether an operand's lines share the caches' sets (lines_share_cache_sets), and there are
-// enough of them (kCacheAliasMinimumLines).
-bool aliases_cache_sets(const Operand& x, StoredShape stored) {
-  return stored.lines >= kCacheAliasMinimumLines && lines_share_cache_sets(x.ld);
-}
-
-// On a CPU, the operands not copied yet whose lines alias the cache sets, copied one cache line
-// wider where the copies are small next to the product and fit the workspace.
-void add_cache_alias_copies(CopyChoice& choice, const KernelCall& call, long vec,
-                            const DeviceLimits& limits) {
-  const char* a_name = problem_name_of_a(call);
-  const char* b_name = problem_name_of_b(call);
+// On a CPU, the operands not copied yet whose lines share the caches' sets, or, for B read as
+// whole vectors along its lines (b_read_as_vectors), whose vectors straddle cache lines, copied
+// (one cache line wider, or aligned) where the copies are small next to the product and fit the
+// workspace.
+void add_cache_line_copies(CopyChoice& choice, const KernelCall& call, long vec,
+                           bool b_read_as_vectors, const DeviceLimits& limits) {
   CopyChoice wider = choice;
   std::string named;
   double copied = 0;
   const auto consider = [&](bool& copy, std::int64_t& ld, const Operand& x, StoredShape stored,
-                            const char* name) {
-    if (copy || !aliases_cache_sets(x, stored)) return;
+                            const char* name, bool read_as_vectors) {
+    if (copy || stored.lines < kCacheAliasMinimumLines) return;
+    const bool aliases = lines_share_cache_sets(x.ld);
+    const bool straddles = read_as_vectors && (x.ld % vec != 0 || x.offset % vec != 0);
+    if (!aliases && !straddles) return;
     copy = true;
     ld = copy_ld(stored.length, vec, limits.type);
     copied += 8.0 * double(stored.lines) * double(stored.length);
-    named += (named.empty() ? "" : " and ") + std::string(name) + " (ld " + std::to_string(x.ld) +
-             " -> " + std::to_string(ld) + ")";
+    named += (named.empty() ? "" : "; ") + std::string(name) + " (ld " + std::to_string(x.ld) +
+             " -> " + std::to_string(ld) + ", " +
+             (aliases ? "its lines within a cache line of a multiple of " +
+                            std::to_string(kCacheAliasBytes) + " bytes apart share the caches' sets"
+                      : "its vectors of " + std::to_string(vec) + " floats straddle cache lines") +
+             ")";
   };
-  consider(wider.a, wider.a_ld, call.a, stored_a(call), a_name);
-  consider(wider.b, wider.b_ld, call.b, stored_b(call), b_name);
+  consider(wider.a, wider.a_ld, call.a, stored_a(call), problem_name_of_a(call), false);
+  consider(wider.b, wider.b_ld, call.b, stored_b(call), problem_name_of_b(call),
+           b_read_as_vectors && !call.b.transposed);
   if (named.empty()) return;
   const double intensity = 2.0 * double(call.m) * double(call.n) * double(call.k) / copied;
   char numbers[160];
   std::snprintf(numbers, sizeof numbers, "%.3g MB read and written, %.0f FLOP per byte copied",
                 copied / 1e6, intensity);
-  std::string text = named + ": lines within a cache line of a multiple of " +
-                     std::to_string(kCacheAliasBytes) + " bytes apart share the CPU caches' sets; ";
+  std::string text = "on a CPU, " + named + ": ";
   if (intensity < kCopyMinimumIntensity) {
     text += std::string("read as stored (") + numbers + ", below 64)";
   } else if (!copies_fit(call, wider, limits)) {
     text += "read as stored (" + workspace_limit_text(limits) + ")";
   } else {
-    text += std::string("copied one cache line wider first (") + numbers + ")";
+    text += std::string("copied first (") + numbers + ")";
     wider.reason = choice.reason;
     choice = wider;
   }
@@ -243,8 +244,10 @@ CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, con
     choice = plan_transposed_copy(call, vec, limits);
   else if (may_copy_operands(spec))
     choice = plan_aligned_copies(options, call, limits);
-  if (spec.reads_through_caches && limits.type == DeviceType::CPU)
-    add_cache_alias_copies(choice, call, vec, limits);
+  if (spec.reads_through_caches && limits.type == DeviceType::CPU) {
+    const auto inner = options.find("INNER_PRODUCTS");
+    add_cache_line_copies(choice, call, vec, inner == options.end() || inner->second == 0, limits);
+  }
   return choice;
 }
 

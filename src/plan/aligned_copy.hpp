@@ -104,8 +104,10 @@ CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies);
 // Which operands of `call` the kernel `spec` with these (resolved) options reads from copies:
 // aligned ones (choose_copies, its options' VEC and ALIGN_COPY, the operands' base
 // alignments), B transposed (KernelSpec::reads_b_transposed_copy), and on a CPU, for a kernel
-// that reads through the caches, an operand whose lines lie a multiple of kCacheAliasBytes
-// apart where the copy is small next to the product (kCopyMinimumIntensity). None for a batch,
+// that reads through the caches, an operand whose lines share the caches' sets
+// (lines_share_cache_sets), or B read as vectors along its lines whose vectors straddle cache
+// lines (its ld or offset no multiple of VEC), where the copy is small next to the product
+// (kCopyMinimumIntensity). None for a batch,
 // and none when the copies would not fit workspace_limit() (Error AllocationTooLarge under
 // ALIGN_COPY = 2).
 CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,

@@ -159,14 +159,25 @@ TEST(ChooseCopies, CacheAliasingOperandsOnCpus) {
   EXPECT_TRUE(both.a && both.b && !both.b_transposed);
   EXPECT_EQ(both.a_ld, 1040);
   EXPECT_EQ(both.b_ld, 1040);
-  EXPECT_NE(both.reason.find("copied one cache line wider"), std::string::npos) << both.reason;
+  EXPECT_NE(both.reason.find("share the caches' sets"), std::string::npos) << both.reason;
+  EXPECT_NE(both.reason.find("copied first"), std::string::npos) << both.reason;
+  // 3000 floats: B's vectors of 16 straddle cache lines (12,000 bytes a line), so B is copied
+  // aligned (ld 3008); A, read a float at a time, is not; on the inner products, neither.
+  const KernelCall odd = row_major_call(GemmProblem::packed(3000, 3000, 3000));
+  const CopyChoice aligned = plan_copies(spec, outer, odd, cpu);
+  EXPECT_TRUE(aligned.b && !aligned.a) << aligned.reason;
+  EXPECT_EQ(aligned.b_ld, 3008);
+  EXPECT_NE(aligned.reason.find("straddle cache lines"), std::string::npos) << aligned.reason;
+  KernelOptions inner_products = outer;
+  inner_products["INNER_PRODUCTS"] = 1, inner_products["VECTORS"] = 8;
+  EXPECT_FALSE(plan_copies(spec, inner_products, odd, cpu).b);
   const CopyLayout layout = lay_out_copies(square, both);
   EXPECT_EQ(layout.b_at, workspace_region(1024 * 1040));
   EXPECT_EQ(copied_call(square, both, cpu).a.ld, 1040);
-  // 1000 floats (4,000 bytes, a line clear of 4,096): nothing copied, nothing said; 1023 floats
-  // (4,092 bytes, within a line of 4,096): copied with ld 1040.
+  // 1008 floats (4,032 bytes, a line clear of 4,096, whole float16s): nothing copied, nothing
+  // said; 1023 floats (4,092 bytes, within a line of 4,096): copied with ld 1040.
   const CopyChoice none =
-      plan_copies(spec, outer, row_major_call(GemmProblem::packed(1000, 1000, 1000)), cpu);
+      plan_copies(spec, outer, row_major_call(GemmProblem::packed(1008, 1008, 1008)), cpu);
   EXPECT_FALSE(none.a || none.b);
   EXPECT_TRUE(none.reason.empty()) << none.reason;
   EXPECT_EQ(
