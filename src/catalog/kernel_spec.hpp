@@ -69,6 +69,10 @@ struct KernelSpec {
   // of kCacheAliasBytes apart) is read from a copy one cache line wider, and B read as vectors
   // whose vectors straddle cache lines from an aligned copy (plan/aligned_copy.hpp).
   bool reads_through_caches = false;
+  // For such a kernel: whether, with these options, it reads B's stored lines as whole vectors
+  // (VEC floats at a time), so that a B whose lines start off the vectors is read from an
+  // aligned copy on a CPU; unset: never.
+  std::function<bool(const KernelOptions&)> reads_b_lines_as_vectors;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   // The options `auto` runs a call with, from a tuned or derived set: a work-item's block of
   // outputs larger than C computes values it throws away, so such a kernel shrinks it to C,

@@ -142,6 +142,7 @@ KernelSpec register_block_spec() {
     return !opt(o, "INNER_PRODUCTS") && call.a_transposed && call.b_transposed;
   };
   s.reads_through_caches = true;
+  s.reads_b_lines_as_vectors = [](const KernelOptions& o) { return !opt(o, "INNER_PRODUCTS"); };
   s.constraints = {
       vector_width_constraint(),
       {"VECTORS is 1, 2 or 4 (any of 1 to 8 with INNER_PRODUCTS)",

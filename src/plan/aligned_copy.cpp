@@ -244,10 +244,10 @@ CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, con
     choice = plan_transposed_copy(call, vec, limits);
   else if (may_copy_operands(spec))
     choice = plan_aligned_copies(options, call, limits);
-  if (spec.reads_through_caches && limits.type == DeviceType::CPU) {
-    const auto inner = options.find("INNER_PRODUCTS");
-    add_cache_line_copies(choice, call, vec, inner == options.end() || inner->second == 0, limits);
-  }
+  if (spec.reads_through_caches && limits.type == DeviceType::CPU)
+    add_cache_line_copies(choice, call, vec,
+                          spec.reads_b_lines_as_vectors && spec.reads_b_lines_as_vectors(options),
+                          limits);
   return choice;
 }
 
