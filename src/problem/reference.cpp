@@ -2,16 +2,21 @@
 #include "clgemm/reference.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "clgemm/errors.hpp"
+#include "host/copy_threads.hpp"
 #include "support/error_boundary.hpp"
 
 namespace clgemm {
@@ -112,8 +117,18 @@ struct Checker {
     }
   }
 
+  // Whether op(A)'s rows and op(B)'s columns run along contiguous memory (their k index is the
+  // stored one with stride 1): row-major untransposed A, column-major transposed A, and the
+  // converse for B.
+  bool a_contiguous_in_k() const {
+    return (p.layout == Layout::RowMajor) != is_transposed(p.trans_a);
+  }
+  bool b_contiguous_in_k() const {
+    return (p.layout == Layout::RowMajor) == is_transposed(p.trans_b);
+  }
+
   // op(B) packed by columns (column j is `depth()` contiguous floats from j * depth()), made
-  // when it fits in `limit` floats: check_row() then runs every dot product over two
+  // when it fits in `limit` floats: row_sums() then runs every dot product over two
   // contiguous streams with its sums in registers, four columns at a time.
   std::vector<float> op_b_columns{};
   void pack_b_columns(std::size_t limit = std::size_t(64) << 20) {
@@ -125,53 +140,59 @@ struct Checker {
         op_b_columns[std::size_t(j) * k_count + std::size_t(k)] = b_at(k, j);
   }
 
-  // Every element of row i. The sums run over k in order, as in check_column().
-  void check_row(std::int64_t i) {
-    if (op_b_columns.empty()) {
-      for (std::int64_t j = 0; j < p.n; ++j) check_element(i, j);
-      return;
-    }
+  // The sums of row i's elements j0 .. j1 - 1 into out[0 .. j1 - j0). Every sum runs over k in
+  // order, whichever loop reads the operands along their stored lines, so the sums are the
+  // same bits as column_sums() finds for the same element.
+  void row_sums(std::int64_t i, std::int64_t j0, std::int64_t j1, DotSum* out) const {
     const std::size_t k_count = std::size_t(depth());
-    std::vector<float> a_row(k_count);
-    for (std::size_t k = 0; k < k_count; ++k) a_row[k] = a_at(i, std::int64_t(k));
-    constexpr std::int64_t kColumns = 4;
-    std::int64_t j = 0;
-    for (; j + kColumns <= p.n; j += kColumns) {
-      const float* column[kColumns];
-      DotSum sum[kColumns];
-      for (std::int64_t c = 0; c < kColumns; ++c)
-        column[c] = op_b_columns.data() + std::size_t(j + c) * k_count;
-      for (std::size_t k = 0; k < k_count; ++k) {
-        const double a_ik = a_row[k];
-        for (std::int64_t c = 0; c < kColumns; ++c) sum[c].add(a_ik * double(column[c][k]));
+    if (!op_b_columns.empty()) {
+      std::vector<float> a_row(k_count);
+      for (std::size_t k = 0; k < k_count; ++k) a_row[k] = a_at(i, std::int64_t(k));
+      constexpr std::int64_t kColumns = 4;
+      std::int64_t j = j0;
+      for (; j + kColumns <= j1; j += kColumns) {
+        const float* column[kColumns];
+        for (std::int64_t c = 0; c < kColumns; ++c)
+          column[c] = op_b_columns.data() + std::size_t(j + c) * k_count;
+        DotSum* sum = out + (j - j0);
+        for (std::size_t k = 0; k < k_count; ++k) {
+          const double a_ik = a_row[k];
+          for (std::int64_t c = 0; c < kColumns; ++c) sum[c].add(a_ik * double(column[c][k]));
+        }
       }
-      for (std::int64_t c = 0; c < kColumns; ++c) check(i, j + c, sum[c]);
-    }
-    for (; j < p.n; ++j) {
-      const float* column = op_b_columns.data() + std::size_t(j) * k_count;
-      DotSum sum;
-      for (std::size_t k = 0; k < k_count; ++k) sum.add(double(a_row[k]) * double(column[k]));
-      check(i, j, sum);
+      for (; j < j1; ++j) {
+        const float* column = op_b_columns.data() + std::size_t(j) * k_count;
+        for (std::size_t k = 0; k < k_count; ++k)
+          out[j - j0].add(double(a_row[k]) * double(column[k]));
+      }
+    } else if (b_contiguous_in_k()) {
+      for (std::int64_t j = j0; j < j1; ++j)
+        for (std::int64_t k = 0; k < depth(); ++k)
+          out[j - j0].add(double(a_at(i, k)) * double(b_at(k, j)));
+    } else {
+      // op(B)'s rows are contiguous: along them, all the row's sums advancing together.
+      for (std::int64_t k = 0; k < depth(); ++k) {
+        const double a_ik = a_at(i, k);
+        for (std::int64_t j = j0; j < j1; ++j) out[j - j0].add(a_ik * double(b_at(k, j)));
+      }
     }
   }
 
-  // Element (i, j) read through the layout and transposes, when op(B) is not packed.
-  void check_element(std::int64_t i, std::int64_t j) {
-    DotSum sum;
-    for (std::int64_t k = 0; k < depth(); ++k) sum.add(double(a_at(i, k)) * double(b_at(k, j)));
-    check(i, j, sum);
-  }
-
-  // Every element of column j, op(B)'s column j read once into contiguous floats (the sums
-  // run over k in order, as in check_element()).
-  void check_column(std::int64_t j) {
+  // The sums of column j's elements i0 .. i1 - 1 into out[0 .. i1 - i0), op(B)'s column j read
+  // once into contiguous floats (the sums run over k in order, as in row_sums()).
+  void column_sums(std::int64_t j, std::int64_t i0, std::int64_t i1, DotSum* out) const {
     std::vector<float> column(std::size_t(std::max<std::int64_t>(depth(), 0)));
     for (std::int64_t k = 0; k < depth(); ++k) column[std::size_t(k)] = b_at(k, j);
-    for (std::int64_t i = 0; i < p.m; ++i) {
-      DotSum sum;
-      for (std::int64_t k = 0; k < depth(); ++k)
-        sum.add(double(a_at(i, k)) * double(column[std::size_t(k)]));
-      check(i, j, sum);
+    if (a_contiguous_in_k()) {
+      for (std::int64_t i = i0; i < i1; ++i)
+        for (std::int64_t k = 0; k < depth(); ++k)
+          out[i - i0].add(double(a_at(i, k)) * double(column[std::size_t(k)]));
+    } else {
+      // op(A)'s columns are contiguous: along them, all the column's sums advancing together.
+      for (std::int64_t k = 0; k < depth(); ++k) {
+        const double b_kj = column[std::size_t(k)];
+        for (std::int64_t i = i0; i < i1; ++i) out[i - i0].add(double(a_at(i, k)) * b_kj);
+      }
     }
   }
 
@@ -197,6 +218,83 @@ std::vector<std::int64_t> spread(std::int64_t extent, std::size_t count) {
     out.push_back(std::int64_t(double(s) * double(extent - 1) / double(count - 1) + 0.5));
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+// A stretch of one line of C whose sums are found together: row `index` over columns
+// [from, to), or column `index` over rows [from, to).
+struct Stretch {
+  bool row;
+  std::int64_t index, from, to;
+  std::size_t length() const { return std::size_t(to - from); }
+};
+
+// Stretches are at most kStretch elements long, and one batch of them, whose sums are found in
+// parallel before they are checked in order, holds at most kBatchSums sums (64 MiB).
+constexpr std::int64_t kStretch = std::int64_t(1) << 16;
+constexpr std::size_t kBatchSums = std::size_t(1) << 22;
+// Below this many multiply-adds a batch is summed on the calling thread alone.
+constexpr double kParallelWork = 1 << 20;
+
+// The stretches of the lines of one product: `rows` over all of C's columns, then `columns`
+// over all of its rows, in the order they are checked.
+std::vector<Stretch> stretches_of(const GemmProblem& p, const std::vector<std::int64_t>& rows,
+                                  const std::vector<std::int64_t>& columns) {
+  std::vector<Stretch> out;
+  auto add = [&out](bool row, std::int64_t index, std::int64_t extent) {
+    for (std::int64_t from = 0; from < extent; from += kStretch)
+      out.push_back({row, index, from, std::min(extent, from + kStretch)});
+  };
+  for (std::int64_t i : rows) add(true, i, p.n);
+  for (std::int64_t j : columns) add(false, j, p.m);
+  return out;
+}
+
+// Checks the stretches' elements in order, their sums found batch by batch on the process's
+// helper threads (host/copy_threads.hpp): a sampled check of a large product reads whole rows
+// and columns of the operands, seconds of one core's time.
+void check_stretches(Checker& checker, const std::vector<Stretch>& stretches) {
+  const unsigned threads = std::max(1u, std::min(32u, std::thread::hardware_concurrency()));
+  std::vector<DotSum> sums;
+  std::vector<std::size_t> starts;
+  for (std::size_t first = 0; first < stretches.size();) {
+    std::size_t last = first, total = 0;
+    starts.clear();
+    while (last < stretches.size() &&
+           (last == first || total + stretches[last].length() <= kBatchSums)) {
+      starts.push_back(total);
+      total += stretches[last].length();
+      ++last;
+    }
+    sums.assign(total, DotSum{});
+    const bool parallel = double(total) * double(checker.depth()) >= kParallelWork;
+    const unsigned tasks = parallel ? unsigned(std::min<std::size_t>(last - first, threads)) : 1;
+    std::atomic<std::size_t> next{first};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    detail::run_parallel(tasks, [&](unsigned) {
+      try {
+        for (std::size_t s = next++; s < last; s = next++) {
+          const Stretch& t = stretches[s];
+          DotSum* out = sums.data() + starts[s - first];
+          if (t.row)
+            checker.row_sums(t.index, t.from, t.to, out);
+          else
+            checker.column_sums(t.index, t.from, t.to, out);
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    });
+    if (failure) std::rethrow_exception(failure);
+    for (std::size_t s = first; s < last; ++s) {
+      const Stretch& t = stretches[s];
+      const DotSum* sum = sums.data() + starts[s - first];
+      for (std::int64_t e = t.from; e < t.to; ++e)
+        checker.check(t.row ? t.index : e, t.row ? e : t.index, sum[e - t.from]);
+    }
+    first = last;
+  }
 }
 
 }  // namespace
@@ -257,11 +355,10 @@ Verification verify_gemm(const GemmProblem& problem, const float* a, const float
     if (double(one.m) * double(one.n) * double(one.k) * double(products.size()) <=
         full_check_limit) {
       checker.pack_b_columns();
-      for (std::int64_t i = 0; i < one.m; ++i) checker.check_row(i);
+      check_stretches(checker, stretches_of(one, spread(one.m, std::size_t(one.m)), {}));
     } else {
       result.sampled = true;
-      for (std::int64_t i : spread(one.m, lines)) checker.check_row(i);
-      for (std::int64_t j : spread(one.n, lines)) checker.check_column(j);
+      check_stretches(checker, stretches_of(one, spread(one.m, lines), spread(one.n, lines)));
     }
   }
   // Everything in C's array that no product writes (before the offsets, the ldc padding,
