@@ -167,6 +167,17 @@ constexpr std::int64_t kTensorCoreMinRows = 32;
 // 64 x 8192 x 4096 33.7 against wgmma's 13.3, 128 x 11008 x 4096 35.3 against 23.5,
 // 96 x 12288 x 3072 29.0 against 19.1.
 constexpr std::int64_t kTensorCoreMidRows = 128;
+// TF32 calls on a device that runs wgmma of at most kWgmmaSmallCallWork multiply-adds in all
+// (512^3), or batches of products of at most kWgmmaSmallProductWork (128^3) each, leave wgmma
+// for the FMA kernels, which round the operands to TF32 once (small_for_wgmma): wgmma's 128-row
+// tiles and packs cost more there than the tensor cores save. On the H100, TF32 per call,
+// GFLOP/s, wgmma before and blocked after: 128^3 78 -> 253, 256^3 617 -> 1,663, 512^3 4,569 ->
+// 9,001, 32^3 x 8192 1,399 -> 8,719, 128^3 x 1024 17,732 -> 24,422 (blocked's TF32 runs at
+// 0.97-1.0x its FP32 there). From 768^3 wgmma is faster (21,284 against FP32's 17,932); at
+// 640^3 blocked ran 12,866, wgmma was not measured. 3xTF32 keeps wgmma: blocked multiplies three
+// times with FMAs (7-30x slower at these shapes).
+constexpr double kWgmmaSmallCallWork = double(1 << 27);
+constexpr double kWgmmaSmallProductWork = double(1 << 21);
 // tensorcore's tiles for a thin product of `rows` rows: up to kTensorCoreMinRows, 32 x 128 x 32,
 // two warps of 16 x 64, two stages; beyond, 64 x 128 x 16, four warps of 32 x 64, three stages.
 KernelOptions tensorcore_thin_tiles(std::int64_t rows);

@@ -47,6 +47,14 @@ bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int
          is_gemv_regime(m, n, k, kTensorCoreMidRows) && !is_gemv_regime(m, n, k, kGemvRowsOnGpus);
 }
 
+bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std::int64_t n,
+                     std::int64_t k, std::int64_t batch) {
+  if (cores != TensorCores::Wgmma || precision != Precision::TF32) return false;
+  const double product = double(m) * double(n) * double(k);
+  return product * double(batch) <= kWgmmaSmallCallWork ||
+         (batch > 1 && product <= kWgmmaSmallProductWork);
+}
+
 std::string regime_kernel(const AutoScope& scope) {
   if (on_tensor_cores(scope.precision, scope.cores)) return "tensorcore";
   return scope.gemv_regime ? "gemv" : "blocked";
@@ -104,9 +112,9 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
     if (!known) out.push_back({kernel, overrides});
   };
   // On tensor cores, products too thin for them run as on a device without them
-  // (thin_for_tensor_cores_rows): GEMV-like ones always, others of few columns only in TF32
-  // where the device runs wgmma; those of few rows there on tensorcore's thin tiles
-  // (runs_thin_tensorcore_tiles).
+  // (thin_for_tensor_cores_rows): GEMV-like ones always, others of few columns, and small calls
+  // (small_for_wgmma), only in TF32 where the device runs wgmma; those of few rows there on
+  // tensorcore's thin tiles (runs_thin_tensorcore_tiles).
   std::vector<TensorCores> kinds = {cores};
   if (on_tensor_cores(precision, cores)) kinds.push_back(TensorCores::None);
   const bool thin_leave_for_blocked =

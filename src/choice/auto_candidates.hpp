@@ -40,6 +40,12 @@ std::int64_t thin_for_tensor_cores_rows(Precision precision, TensorCores cores);
 // N and K long.
 bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
                                 std::int64_t n, std::int64_t k);
+// Whether a call of `batch` m x n x k products is too small for wgmma in this precision here
+// (kernel_spec.hpp's kWgmmaSmallCallWork says why): TF32 on a device that runs wgmma, at most
+// kWgmmaSmallCallWork multiply-adds in all or a batch of products of at most
+// kWgmmaSmallProductWork each. Such calls run as on a device without tensor cores.
+bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std::int64_t n,
+                     std::int64_t k, std::int64_t batch);
 // The kernel `auto` runs with derived parameters in the scope: tensorcore on tensor cores,
 // gemv in its regime, else blocked.
 std::string regime_kernel(const AutoScope& scope);

@@ -180,13 +180,17 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                     "packs)";
     return choice;
   }
-  // A product too thin for the tensor cores' tiles is computed as on a device without them.
+  // A product too thin for the tensor cores' tiles, or a TF32 call too small for wgmma's, is
+  // computed as on a device without them.
   std::string thin = "";
   const std::int64_t thin_rows = detail::thin_for_tensor_cores_rows(precision, cores);
   if (detail::on_tensor_cores(precision, cores) &&
       detail::is_gemv_regime(shape.m, shape.n, shape.k, thin_rows)) {
     cores = TensorCores::None;
     thin = "thin for the tensor cores, " + describe_shape(shape) + ", on the FMA kernels: ";
+  } else if (detail::small_for_wgmma(precision, cores, shape.m, shape.n, shape.k, shape.batch)) {
+    cores = TensorCores::None;
+    thin = "small for wgmma's tiles, " + describe_shape(shape) + ", on the FMA kernels: ";
   }
   const auto& problems = database.problems();
   const std::string problems_note =

@@ -258,6 +258,48 @@ TEST(Tuning, WgmmaEntriesServeOnlyDevicesThatRunWgmma) {
   EXPECT_NE(too_large.reason.find("workspace limit"), std::string::npos) << too_large.reason;
 }
 
+// TF32 calls too small for wgmma's tiles and packs (at most 512^3 multiply-adds in all, or
+// batches of products of at most 128^3) leave wgmma for blocked on its FP32 entries, which rounds
+// the operands to TF32; larger calls, 3xTF32 and mma.sync devices keep the tensor cores.
+TEST(Tuning, SmallTf32CallsLeaveWgmma) {
+  DeviceLimits gpu;
+  gpu.name = "G", gpu.platform_name = "P", gpu.type = DeviceType::GPU;
+  gpu.compute_units = 132, gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  TuningDatabase database;
+  TunedEntry blocked = entry("G", "medium", 0);
+  blocked.kernel = "blocked", blocked.options = {{"TILE_M", 64}};
+  database.put(blocked);
+  for (Precision p : {Precision::TF32, Precision::TF32x3}) {
+    TunedEntry e = entry("G", "large", 0);
+    e.kernel = "wgmma", e.precision = p;
+    e.options = {{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"STAGES", 3}};
+    database.put(e);
+  }
+  const auto choose = [&](const GemmProblem& problem, Precision p, TensorCores cores) {
+    return choose_kernel(database, gpu, problem, p, cores);
+  };
+  for (const auto& small :
+       {GemmProblem::packed(128, 128, 128), GemmProblem::packed(512, 512, 512),
+        GemmProblem::packed(1024, 1024, 128), GemmProblem::packed_batch(32, 32, 32, 8192),
+        GemmProblem::packed_batch(128, 128, 128, 1024)}) {
+    const auto choice = choose(small, Precision::TF32, TensorCores::Wgmma);
+    EXPECT_EQ(choice.kernel, "blocked") << choice.reason;
+    EXPECT_EQ(choice.overrides.at("TILE_M"), 64) << choice.reason;
+    EXPECT_NE(choice.reason.find("small for wgmma's tiles"), std::string::npos) << choice.reason;
+    EXPECT_NE(choose(small, Precision::TF32x3, TensorCores::Wgmma).kernel, "blocked");
+    EXPECT_EQ(choose(small, Precision::TF32, TensorCores::MmaSync).kernel, "tensorcore");
+  }
+  // 513 x 512 x 512 (one row above 512^3), 768^3, 1024^3, and a batch of 32 products of
+  // 512 x 512 x 128 (2^25 each, 2^30 in all) stay on wgmma.
+  for (const auto& large :
+       {GemmProblem::packed(513, 512, 512), GemmProblem::packed(768, 768, 768),
+        GemmProblem::packed(1024, 1024, 1024), GemmProblem::packed_batch(512, 512, 128, 32)}) {
+    const auto choice = choose(large, Precision::TF32, TensorCores::Wgmma);
+    EXPECT_EQ(choice.kernel, "wgmma") << choice.reason;
+    EXPECT_EQ(choice.reason.find("small for wgmma's tiles"), std::string::npos) << choice.reason;
+  }
+}
+
 // On tensor cores an entry carried from a larger problem claims no more than the same kernel
 // measured nearer to the call; the FP32 kernels keep the fill model alone.
 TEST(Tuning, TensorCoreEntriesAreBoundedByNearerMeasurements) {
@@ -622,12 +664,14 @@ TEST(Tuning, ThinProductsLeaveTheTensorCores) {
         EXPECT_EQ(mid.reason.find("thin for wgmma's tiles") != std::string::npos, tiles)
             << where << " " << rows << ": " << mid.reason;
       }
-      // 33 rows, or a short K, or a short long side: the tensor cores where there are some.
+      // 33 rows, or a short K, or a short long side: the tensor cores where there are some,
+      // except for calls small for wgmma's tiles in TF32 (small_for_wgmma).
       for (const auto& shape :
            {GemmProblem::packed(33, 4096, 4096), GemmProblem::packed(16, 4096, 128),
             GemmProblem::packed(32, 200, 4096)}) {
         const auto choice = choose(shape);
-        EXPECT_EQ(choice.kernel, on_cores ? "tensorcore" : "blocked")
+        const bool small = shape.m != 33 && leaves;
+        EXPECT_EQ(choice.kernel, on_cores && !small ? "tensorcore" : "blocked")
             << where << " " << shape.m << "x" << shape.n << "x" << shape.k << ": " << choice.reason;
       }
     }
