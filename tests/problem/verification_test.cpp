@@ -19,8 +19,8 @@ struct HostProduct {
 };
 
 // A problem with padded leading dimensions and offsets, and its C computed in double.
-HostProduct host_product(Layout layout, Transpose ta, Transpose tb, std::int64_t m,
-                         std::int64_t n, std::int64_t k) {
+HostProduct host_product(Layout layout, Transpose ta, Transpose tb, std::int64_t m, std::int64_t n,
+                         std::int64_t k) {
   HostProduct h;
   GemmProblem& p = h.problem;
   p.layout = layout;
@@ -127,8 +127,8 @@ TEST(Verification, LongLinesAndParallelSumsKeepTheOrder) {
     EXPECT_EQ(wrong.failures, 2u);
     EXPECT_EQ(wrong.first_failure.rfind("C[1][66000] = ", 0), 0u) << wrong.first_failure;
   }
-  HostProduct square = host_product(Layout::ColumnMajor, Transpose::Trans, Transpose::NoTrans,
-                                    160, 150, 90);
+  HostProduct square =
+      host_product(Layout::ColumnMajor, Transpose::Trans, Transpose::NoTrans, 160, 150, 90);
   const Verification full = check(square, 1e12, 64);
   EXPECT_TRUE(full.passed) << full.first_failure;
   EXPECT_EQ(full.checked, 160u * 150u);
