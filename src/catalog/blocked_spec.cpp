@@ -7,6 +7,12 @@
 
 namespace clgemm::detail {
 
+KernelOptions blocked_short_k_tiles() {
+  return {{"TILE_M", 64},   {"TILE_N", 128},   {"TILE_K", 8},  {"ITEM_M", 8},
+          {"ITEM_N", 8},    {"VEC", 4},        {"LANES_N", 8}, {"FRAG_PREFETCH", 1},
+          {"LOCAL_PAD", 4}, {"ASYNC_COPY", 1}, {"STAGES", 3},  {"UNROLL", 1}};
+}
+
 KernelSpec blocked_spec() {
   KernelSpec s = vector_tile_spec(
       "blocked",

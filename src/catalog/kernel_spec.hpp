@@ -181,6 +181,20 @@ constexpr double kWgmmaSmallProductWork = double(1 << 21);
 // tensorcore's tiles for a thin product of `rows` rows: up to kTensorCoreMinRows, 32 x 128 x 32,
 // two warps of 16 x 64, two stages; beyond, 64 x 128 x 16, four warps of 32 x 64, three stages.
 KernelOptions tensorcore_thin_tiles(std::int64_t rows);
+// FP32 calls of K at most kShortPipelineDepth (32 slices of 8 or fewer) pay the start of each
+// work-group's pipeline once per few slices; on NVIDIA devices with cp.async (compute capability
+// 8.0 or newer) those of at least two waves of 64 x 128 tiles run `blocked` on
+// blocked_short_k_tiles(): the medium-large tiles (64 x 128 x 8, 8 x 8 warp tiles, fragments
+// prefetched) with three stages of asynchronous copies, two slices in flight. On the H100, per
+// call, GFLOP/s, against the tuned tiles `auto` ran before (same call): 128^3 x 1024 28,211
+// against 23,685, 512 x 512 x 128 x 32 24,287 against 22,031, 2048 x 2048 x 128 x 32 35,666
+// against 32,186, 8192 x 8192 x 128 34,531 against 29,921, 8192 x 8192 x 64 24,072 against
+// 21,662, 8192 x 8192 x 256 37,165 against 36,572; at K = 1024 (1024^3 x 16) the large tiles
+// with registers stay faster (43,291 against the medium-large tiles' 38,724). Not in TF32: with
+// the copies the operands are rounded at every fragment read, not once as staged (128^3 x 1024
+// 19,749 against 24,422).
+constexpr std::int64_t kShortPipelineDepth = 256;
+KernelOptions blocked_short_k_tiles();
 // Whether register_block computes a call as inner products (INNER_PRODUCTS = 1), where the
 // outer products would read the operand along which the work runs element by element: op(B) =
 // B^T with op(A) = A; op(B) = B^T beside op(A) = A^T for products of at most

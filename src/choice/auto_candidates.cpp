@@ -55,6 +55,18 @@ bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std
          (batch > 1 && product <= kWgmmaSmallProductWork);
 }
 
+bool runs_short_k_pipeline(Precision precision, TensorCores cores, const DeviceLimits& device,
+                           std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {
+  if (precision != Precision::FP32 || device.type != DeviceType::GPU ||
+      device.compute_capability < 80 || k > kShortPipelineDepth || std::min(m, n) < 64)
+    return false;
+  const KernelOptions tiles = blocked_short_k_tiles();
+  const double work_groups = double(batch) *
+                             double((m + tiles.at("TILE_M") - 1) / tiles.at("TILE_M")) *
+                             double((n + tiles.at("TILE_N") - 1) / tiles.at("TILE_N"));
+  return work_groups >= 2.0 * double(device.compute_units);
+}
+
 std::string regime_kernel(const AutoScope& scope) {
   if (on_tensor_cores(scope.precision, scope.cores)) return "tensorcore";
   return scope.gemv_regime ? "gemv" : "blocked";
@@ -133,6 +145,10 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
   if (thin_tensorcore_tiles_run(precision, cores))
     for (std::int64_t rows : {kTensorCoreMinRows, kTensorCoreMidRows})
       add("tensorcore", tensorcore_thin_tiles(rows));
+  // Short-K calls' pipeline in FP32 (runs_short_k_pipeline).
+  if (precision == Precision::FP32 && device.type == DeviceType::GPU &&
+      device.compute_capability >= 80)
+    add("blocked", blocked_short_k_tiles());
   return out;
 }
 

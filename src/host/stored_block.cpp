@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "host/copy_threads.hpp"
+#include "support/helper_threads.hpp"
 
 namespace clgemm::detail {
 namespace {

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "clgemm/errors.hpp"
-#include "host/copy_threads.hpp"
 #include "support/error_boundary.hpp"
+#include "support/helper_threads.hpp"
 
 namespace clgemm {
 namespace {
@@ -250,7 +250,7 @@ std::vector<Stretch> stretches_of(const GemmProblem& p, const std::vector<std::i
 }
 
 // Checks the stretches' elements in order, their sums found batch by batch on the process's
-// helper threads (host/copy_threads.hpp): a sampled check of a large product reads whole rows
+// helper threads (support/helper_threads.hpp): a sampled check of a large product reads whole rows
 // and columns of the operands, seconds of one core's time.
 void check_stretches(Checker& checker, const std::vector<Stretch>& stretches) {
   const unsigned threads = std::max(1u, std::min(32u, std::thread::hardware_concurrency()));

@@ -300,6 +300,69 @@ TEST(Tuning, SmallTf32CallsLeaveWgmma) {
   }
 }
 
+// Calls of K at most 256 with at least two waves of 64 x 128 tiles run blocked's pipeline of
+// three stages of asynchronous copies on devices with cp.async (compute capability 8.0 or
+// newer), in FP32; deeper K, too few tiles, other devices and the reduced precisions keep their
+// choice.
+TEST(Tuning, ShortKCallsRunThePipelineOfCopies) {
+  DeviceLimits gpu;
+  gpu.name = "G", gpu.platform_name = "P", gpu.type = DeviceType::GPU;
+  gpu.compute_units = 132, gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  gpu.compute_capability = 90;
+  TuningDatabase database;
+  TunedEntry blocked = entry("G", "large", 0);
+  blocked.kernel = "blocked", blocked.options = {{"TILE_M", 128}};
+  database.put(blocked);
+  const auto choose = [&](const GemmProblem& problem, Precision p, TensorCores cores,
+                          const DeviceLimits& device) {
+    return choose_kernel(database, device, problem, p, cores);
+  };
+  const KernelOptions pipeline = {{"TILE_M", 64},    {"TILE_N", 128},      {"TILE_K", 8},
+                                  {"ITEM_M", 8},     {"ITEM_N", 8},        {"VEC", 4},
+                                  {"LANES_N", 8},    {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4},
+                                  {"ASYNC_COPY", 1}, {"STAGES", 3},        {"UNROLL", 1}};
+  for (const auto& shallow :
+       {GemmProblem::packed_batch(128, 128, 128, 1024),
+        GemmProblem::packed_batch(512, 512, 128, 32), GemmProblem::packed(8192, 8192, 256),
+        GemmProblem::packed(8192, 8192, 64)}) {
+    const auto choice = choose(shallow, Precision::FP32, TensorCores::Wgmma, gpu);
+    EXPECT_EQ(choice.kernel, "blocked") << choice.reason;
+    EXPECT_EQ(choice.overrides, pipeline) << choice.reason;
+    EXPECT_NE(choice.reason.find("is short"), std::string::npos) << choice.reason;
+  }
+  // TF32 small for wgmma runs blocked on its tuned entries, not the pipeline: with the copies
+  // the operands would be rounded at every fragment read.
+  const auto tf32 = choose(GemmProblem::packed_batch(128, 128, 128, 1024), Precision::TF32,
+                           TensorCores::Wgmma, gpu);
+  EXPECT_EQ(tf32.kernel, "blocked") << tf32.reason;
+  EXPECT_EQ(tf32.overrides.count("ASYNC_COPY"), 0u) << tf32.reason;
+  EXPECT_NE(tf32.reason.find("small for wgmma's tiles"), std::string::npos) << tf32.reason;
+  // On the tensor cores (3xTF32; TF32 beyond wgmma's small calls), K of 257, one wave of tiles
+  // (4096 x 512 x 128: 64 x 4 = 256 work-groups, under 2 x 132), or products of fewer than 64
+  // rows: the tuned choice.
+  EXPECT_NE(choose(GemmProblem::packed(8192, 8192, 128), Precision::TF32x3, TensorCores::Wgmma, gpu)
+                .overrides,
+            pipeline);
+  EXPECT_NE(
+      choose(GemmProblem::packed(8192, 8192, 128), Precision::TF32, TensorCores::Wgmma, gpu).kernel,
+      "blocked");
+  for (const auto& other :
+       {GemmProblem::packed(8192, 8192, 257), GemmProblem::packed(4096, 512, 128),
+        GemmProblem::packed_batch(48, 4096, 128, 64)}) {
+    const auto choice = choose(other, Precision::FP32, TensorCores::Wgmma, gpu);
+    EXPECT_EQ(choice.reason.find("is short"), std::string::npos) << choice.reason;
+    EXPECT_EQ(choice.overrides.count("ASYNC_COPY"), 0u) << choice.reason;
+  }
+  // A device without cp.async: compute capability 7.5, or none (not NVIDIA).
+  for (int capability : {75, 0}) {
+    DeviceLimits older = gpu;
+    older.compute_capability = capability;
+    const auto choice = choose(GemmProblem::packed_batch(128, 128, 128, 1024), Precision::FP32,
+                               TensorCores::None, older);
+    EXPECT_EQ(choice.overrides.count("ASYNC_COPY"), 0u) << choice.reason;
+  }
+}
+
 // On tensor cores an entry carried from a larger problem claims no more than the same kernel
 // measured nearer to the call; the FP32 kernels keep the fill model alone.
 TEST(Tuning, TensorCoreEntriesAreBoundedByNearerMeasurements) {

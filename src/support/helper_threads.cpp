@@ -1,6 +1,6 @@
-// The host copy threads (copy_threads.hpp): a pool of helpers that never ends (it lives until
-// the process does, so no destructor races a copy at exit), fed one job at a time per caller.
-#include "host/copy_threads.hpp"
+// The helper threads (helper_threads.hpp): a pool that never ends (it lives until the process
+// does, so no destructor races a task at exit), fed one job at a time per caller.
+#include "support/helper_threads.hpp"
 
 #include <atomic>
 #include <condition_variable>
