@@ -30,11 +30,12 @@ struct DeviceConstraint {
   std::function<bool(const KernelOptions&, const DeviceLimits&)> holds;
 };
 
-// What fit_to_call sees of a row-major call: C is m x n, K deep, and which operands are read
-// transposed.
+// What fit_to_call sees of a row-major call: C is m x n, K deep, which operands are read
+// transposed, and whether it is a batch (whose operands are never copied).
 struct CallLayout {
   std::int64_t m = 0, n = 0, k = 0;
   bool a_transposed = false, b_transposed = false;
+  bool batched = false;
 };
 
 struct LaunchGeometry {
@@ -61,8 +62,10 @@ struct KernelSpec {
   // For a kernel that packs its operands: whether, with these options, it reads A as the
   // caller stores it instead (built with A's transpose); unset: never.
   std::function<bool(const KernelOptions&)> reads_stored_a;
-  // Whether, with these options, a call of this layout reads op(B) from a transposed copy in
-  // the workspace (copy_padded with TRANSPOSE, plan/aligned_copy.hpp); unset: never.
+  // Whether, with these options, a call of this layout reads op(A) or op(B) from a transposed
+  // copy in the workspace (copy_padded with TRANSPOSE, plan/aligned_copy.hpp), where the copy
+  // fits; unset: never.
+  std::function<bool(const KernelOptions&, const CallLayout&)> reads_a_transposed_copy;
   std::function<bool(const KernelOptions&, const CallLayout&)> reads_b_transposed_copy;
   // Reads its operands from global memory through a CPU's caches, with no local memory: on a
   // CPU device an operand whose lines share the caches' sets (within a cache line of a multiple
@@ -198,10 +201,12 @@ KernelOptions blocked_short_k_tiles();
 // Whether register_block computes a call as inner products (INNER_PRODUCTS = 1), where the
 // outer products would read the operand along which the work runs element by element: op(B) =
 // B^T with op(A) = A; op(B) = B^T beside op(A) = A^T for products of at most
-// kInnerProductRowsBothTransposed rows; op(A) = A with op(B) = B for fewer than
+// kInnerProductRowsBothTransposed rows (a batch), or kInnerProductRowsCopiedA (one product,
+// whose op(A) is then copied transposed where that pays); op(A) = A with op(B) = B for fewer than
 // kInnerProductColumns columns and K of at least kInnerProductMinDepth
 // (register_block_spec.cpp has the measurements).
 constexpr std::int64_t kInnerProductRowsBothTransposed = 16;
+constexpr std::int64_t kInnerProductRowsCopiedA = 64;
 constexpr std::int64_t kInnerProductColumns = 8;
 constexpr std::int64_t kInnerProductMinDepth = 256;
 bool register_block_inner_products(const CallLayout& call);

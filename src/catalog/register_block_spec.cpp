@@ -32,7 +32,9 @@ long group_rows(const KernelOptions& o) {
 // k = 64, 256, 1024 (m x k = 4 Mi, 4 Mi, 8 Mi): 42.4, 12.5, 16.0 against 5.2, 17.6, 22.0;
 // 32768 x 2 x 128 6.9 against 4.4.
 bool register_block_inner_products(const CallLayout& call) {
-  if (call.b_transposed) return !call.a_transposed || call.m <= kInnerProductRowsBothTransposed;
+  if (call.b_transposed)
+    return !call.a_transposed ||
+           call.m <= (call.batched ? kInnerProductRowsBothTransposed : kInnerProductRowsCopiedA);
   return !call.a_transposed && call.n < kInnerProductColumns && call.k >= kInnerProductMinDepth;
 }
 
@@ -140,6 +142,15 @@ KernelSpec register_block_spec() {
   // call reads a copy of op(B) made first, one pass over B (2048^3: 65 GFLOP/s; above).
   s.reads_b_transposed_copy = [](const KernelOptions& o, const CallLayout& call) {
     return !opt(o, "INNER_PRODUCTS") && call.a_transposed && call.b_transposed;
+  };
+  // On the inner products with both transposed, A^T would be read element by element (PoCL,
+  // 2-core EPYC, m x 4096 x 4096, GFLOP/s: 29 at 8 rows, 30 at 16), where the same products with
+  // op(A) = A read it as vectors (65 and 88; 92 at 32 rows, 88 at 64, against 45 and 73 on
+  // B's transposed copy). So a single product of at most kInnerProductRowsCopiedA rows copies
+  // op(A) (M lines of K, small) transposed first; from 96 rows B's copy is as fast (89 against
+  // 93) and faster from 256 (115 against 93).
+  s.reads_a_transposed_copy = [](const KernelOptions& o, const CallLayout& call) {
+    return opt(o, "INNER_PRODUCTS") && call.a_transposed && call.b_transposed;
   };
   s.reads_through_caches = true;
   s.reads_b_lines_as_vectors = [](const KernelOptions& o) { return !opt(o, "INNER_PRODUCTS"); };

@@ -55,8 +55,8 @@ bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std
          (batch > 1 && product <= kWgmmaSmallProductWork);
 }
 
-bool runs_short_k_pipeline(Precision precision, TensorCores cores, const DeviceLimits& device,
-                           std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {
+bool runs_short_k_pipeline(Precision precision, const DeviceLimits& device, std::int64_t m,
+                           std::int64_t n, std::int64_t k, std::int64_t batch) {
   if (precision != Precision::FP32 || device.type != DeviceType::GPU ||
       device.compute_capability < 80 || k > kShortPipelineDepth || std::min(m, n) < 64)
     return false;

@@ -49,8 +49,8 @@ bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std
 // Whether a call of `batch` m x n x k products runs blocked_short_k_tiles() (kernel_spec.hpp's
 // kShortPipelineDepth says why): FP32 on a device with cp.async, K at most
 // kShortPipelineDepth, and at least two waves of the tiles.
-bool runs_short_k_pipeline(Precision precision, TensorCores cores, const DeviceLimits& device,
-                           std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch);
+bool runs_short_k_pipeline(Precision precision, const DeviceLimits& device, std::int64_t m,
+                           std::int64_t n, std::int64_t k, std::int64_t batch);
 // The kernel `auto` runs with derived parameters in the scope: tensorcore on tensor cores,
 // gemv in its regime, else blocked.
 std::string regime_kernel(const AutoScope& scope);

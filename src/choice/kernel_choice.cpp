@@ -193,8 +193,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
     thin = "small for wgmma's tiles, " + describe_shape(shape) + ", on the FMA kernels: ";
   }
   // A call of short K on a device with cp.async runs blocked's pipeline of copies.
-  if (detail::runs_short_k_pipeline(precision, cores, device, shape.m, shape.n, shape.k,
-                                    shape.batch)) {
+  if (detail::runs_short_k_pipeline(precision, device, shape.m, shape.n, shape.k, shape.batch)) {
     KernelChoice choice;
     choice.kernel = "blocked";
     choice.overrides = detail::blocked_short_k_tiles();

@@ -86,7 +86,8 @@ std::vector<WarmProgram> warm_set(const RunSettings& settings, DeviceRuntime& de
     per_kernel.push_back(std::move(variants));
     const bool cpu = device.limits().type == DeviceType::CPU;
     if (may_copy_operands(spec) || (spec.reads_through_caches && cpu)) helper("copy_padded", "");
-    if (spec.reads_b_transposed_copy) helper("copy_padded", transposing_copy_options());
+    if (spec.reads_a_transposed_copy || spec.reads_b_transposed_copy)
+      helper("copy_padded", transposing_copy_options());
     if (spec.slices_k) helper("splitk_reduce", "");
     if (spec.packs_operands)
       for (bool trans_a : {false, true})

@@ -138,9 +138,11 @@ void enqueue_launches(const cl::CommandQueue& queue, const PreparedCall& prepare
           };
           KernelCall gemm = call;
           if (prepared.copy_a) {
-            then(enqueue_copy(queue, prepared.copy, false, call.a, stored_a(call), buffer,
-                              prepared.a_at, prepared.a_ld, before));
-            gemm.a = {buffer(), prepared.a_at, prepared.a_ld, call.a.transposed, 0};
+            const bool transposing = prepared.copy_a_transposed;
+            then(enqueue_copy(queue, transposing ? prepared.transpose : prepared.copy, transposing,
+                              call.a, stored_a(call), buffer, prepared.a_at, prepared.a_ld,
+                              before));
+            gemm.a = {buffer(), prepared.a_at, prepared.a_ld, call.a.transposed && !transposing, 0};
           }
           if (prepared.copy_b) {
             const bool transposing = prepared.copy_b_transposed;

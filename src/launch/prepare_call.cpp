@@ -128,6 +128,7 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
   // The workspace: [copy of A][copy of B][partial products], each from a multiple of 64 floats.
   const CopyLayout copy_layout = lay_out_copies(call, copies);
   out.copy_a = copy_layout.a, out.copy_b = copy_layout.b;
+  out.copy_a_transposed = copies.a_transposed;
   out.copy_b_transposed = copies.b_transposed;
   out.a_ld = copy_layout.a_ld, out.b_ld = copy_layout.b_ld;
   out.a_at = copy_layout.a_at, out.b_at = copy_layout.b_at;
@@ -137,9 +138,9 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
     floats = at + workspace_region(size);
     return at;
   };
-  if (out.copy_a || (out.copy_b && !out.copy_b_transposed))
+  if ((out.copy_a && !out.copy_a_transposed) || (out.copy_b && !out.copy_b_transposed))
     out.copy = prepare_helper("copy_padded", "", device);
-  if (out.copy_b_transposed)
+  if (out.copy_a_transposed || out.copy_b_transposed)
     out.transpose = prepare_helper("copy_padded", transposing_copy_options(), device);
   if (spec.packs_operands) plan_packing(out, plan.run.precision, call, reserve, device);
   // The split fits beside the copies and the packs (prepare_gemm counted both).

@@ -44,12 +44,13 @@ struct PreparedCall {
   std::optional<Region> whole_tiles;
   std::vector<PreparedEdge> edges;
   PreparedKernel main;
-  PreparedKernel copy;       // copy_padded, when an operand is copied
-  PreparedKernel transpose;  // copy_padded with TRANSPOSE, when op(B) is copied (copy_b_transposed)
-  PreparedKernel reduce;     // splitk_reduce, when K is split
+  PreparedKernel copy;            // copy_padded, when an operand is copied
+  PreparedKernel transpose;       // copy_padded with TRANSPOSE, when op(A) or op(B) is copied
+  PreparedKernel reduce;          // splitk_reduce, when K is split
   PreparedKernel pack_a, pack_b;  // wgmma_pack, for a kernel that reads packed operands
   bool column_major = false;      // the call's A and B are the problem's B and A
   bool copy_a = false, copy_b = false;
+  bool copy_a_transposed = false;        // A's copy is op(A), read untransposed
   bool copy_b_transposed = false;        // B's copy is op(B), read untransposed
   bool packed = false;                   // B (b_at) is packed before the GEMM, and A (a_at)
   bool a_packed = false;                 // unless the kernel reads A as stored

@@ -109,6 +109,10 @@ std::string transposing_copy_options() {
   return " -D TRANSPOSE=1 -D TRANSPOSE_BLOCK=" + std::to_string(kTransposeBlock);
 }
 
+StoredShape copied_a(const KernelCall& call, const CopyChoice& copies) {
+  return copies.a_transposed ? StoredShape{call.m, call.k} : stored_a(call);
+}
+
 StoredShape copied_b(const KernelCall& call, const CopyChoice& copies) {
   return copies.b_transposed ? StoredShape{call.k, call.n} : stored_b(call);
 }
@@ -122,7 +126,7 @@ CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies) {
     at = layout.floats;
     layout.floats += workspace_region(std::size_t(shape.lines) * std::size_t(ld));
   };
-  if (copies.a) lay_out(stored_a(call), copies.a_ld, layout.a, layout.a_ld, layout.a_at);
+  if (copies.a) lay_out(copied_a(call, copies), copies.a_ld, layout.a, layout.a_ld, layout.a_at);
   if (copies.b) lay_out(copied_b(call, copies), copies.b_ld, layout.b, layout.b_ld, layout.b_at);
   return layout;
 }
@@ -131,7 +135,7 @@ namespace {
 
 // B's transposed copy where the kernel reads one (KernelSpec::reads_b_transposed_copy) and it
 // fits the workspace; else none, with the reason.
-CopyChoice plan_transposed_copy(const KernelCall& call, long vec, const DeviceLimits& limits) {
+CopyChoice plan_transposed_copy_of_b(const KernelCall& call, long vec, const DeviceLimits& limits) {
   CopyChoice choice;
   const std::int64_t ld = copy_ld(call.n, vec, limits.type);
   const auto bytes = float_bytes(std::uint64_t(call.k), std::uint64_t(ld));
@@ -156,7 +160,8 @@ bool copies_fit(const KernelCall& call, const CopyChoice& choice, const DeviceLi
   const auto copy_bytes = [](StoredShape s, std::int64_t ld) {
     return float_bytes(std::uint64_t(s.lines), std::uint64_t(ld));
   };
-  const auto a = choice.a ? copy_bytes(stored_a(call), choice.a_ld) : std::optional<std::size_t>(0);
+  const auto a =
+      choice.a ? copy_bytes(copied_a(call, choice), choice.a_ld) : std::optional<std::size_t>(0);
   const auto b =
       choice.b ? copy_bytes(copied_b(call, choice), choice.b_ld) : std::optional<std::size_t>(0);
   const std::size_t limit = workspace_limit(limits);
@@ -168,6 +173,31 @@ std::string workspace_limit_text(const DeviceLimits& limits) {
          std::to_string(workspace_limit(limits)) +
          " bytes (a quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE = " +
          std::to_string(limits.max_allocation_bytes) + ")";
+}
+
+// A's transposed copy where the kernel reads one (KernelSpec::reads_a_transposed_copy), it is
+// small next to the product (kCopyMinimumIntensity) and fits the workspace; else none, with the
+// reason.
+CopyChoice plan_transposed_copy_of_a(const KernelCall& call, long vec, const DeviceLimits& limits) {
+  CopyChoice choice;
+  choice.a = choice.a_transposed = true;
+  choice.a_ld = copy_ld(call.k, vec, limits.type);
+  const double copied = 8.0 * double(call.m) * double(call.k);  // read and written
+  const double intensity = 2.0 * double(call.m) * double(call.n) * double(call.k) / copied;
+  char numbers[96];
+  std::snprintf(numbers, sizeof numbers, "%.0f FLOP per byte copied", intensity);
+  const std::string what = "both operands transposed, on the inner products: op(A) ";
+  if (intensity < kCopyMinimumIntensity) {
+    choice = {};
+    choice.reason = what + "read element by element (" + numbers + ", below 64)";
+  } else if (!copies_fit(call, choice, limits)) {
+    choice = {};
+    choice.reason = what + "read element by element (" + workspace_limit_text(limits) + ")";
+  } else {
+    choice.reason = what + "copied first (copy_padded, TRANSPOSE; " + numbers +
+                    "), so that its rows are read as vectors";
+  }
+  return choice;
 }
 
 // The aligned copies of a kernel that takes alignment hints (choose_copies).
@@ -240,8 +270,10 @@ CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, con
   if (call.batched()) return {};
   const long vec = options.count("VEC") ? options.at("VEC") : 1;
   CopyChoice choice;
-  if (spec.reads_b_transposed_copy && spec.reads_b_transposed_copy(options, call_layout(call)))
-    choice = plan_transposed_copy(call, vec, limits);
+  if (spec.reads_a_transposed_copy && spec.reads_a_transposed_copy(options, call_layout(call)))
+    choice = plan_transposed_copy_of_a(call, vec, limits);
+  else if (spec.reads_b_transposed_copy && spec.reads_b_transposed_copy(options, call_layout(call)))
+    choice = plan_transposed_copy_of_b(call, vec, limits);
   else if (may_copy_operands(spec))
     choice = plan_aligned_copies(options, call, limits);
   if (spec.reads_through_caches && limits.type == DeviceType::CPU)
@@ -255,7 +287,8 @@ KernelCall copied_call(const KernelCall& call, const CopyChoice& copies,
                        const DeviceLimits& limits) {
   KernelCall effective = call;
   const std::size_t alignment = limits.base_address_align_bits / 8;
-  if (copies.a) effective.a = {nullptr, 0, copies.a_ld, call.a.transposed, alignment};
+  if (copies.a)
+    effective.a = {nullptr, 0, copies.a_ld, call.a.transposed && !copies.a_transposed, alignment};
   if (copies.b)
     effective.b = {nullptr, 0, copies.b_ld, call.b.transposed && !copies.b_transposed, alignment};
   return effective;

@@ -68,8 +68,9 @@ std::int64_t copy_ld(std::int64_t length, long vec, DeviceType device);
 
 struct CopyChoice {
   bool a = false, b = false;  // the row-major call's operands
-  // B's copy is op(B), K lines of N (KernelSpec::reads_b_transposed_copy).
-  bool b_transposed = false;
+  // A's copy is op(A), M lines of K, and B's op(B), K lines of N
+  // (KernelSpec::reads_a_transposed_copy, reads_b_transposed_copy).
+  bool a_transposed = false, b_transposed = false;
   std::int64_t a_ld = 0, b_ld = 0;  // the copies' leading dimensions (copy_ld)
   std::string reason;  // empty when both operands are aligned and nothing is transposed
 };
@@ -88,7 +89,9 @@ std::size_t workspace_region(std::size_t floats);
 constexpr int kTransposeBlock = 8;
 std::string transposing_copy_options();
 
-// The shape of B's copy: B as stored, or op(B) (K lines of N) for a transposed copy.
+// The shape of each copy: the operand as stored, or op(A) (M lines of K) and op(B) (K lines of
+// N) for a transposed copy.
+StoredShape copied_a(const KernelCall& call, const CopyChoice& copies);
 StoredShape copied_b(const KernelCall& call, const CopyChoice& copies);
 
 // Where the copies go: at the start of the workspace, [copy of A][copy of B], each with its
@@ -103,7 +106,8 @@ CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies);
 
 // Which operands of `call` the kernel `spec` with these (resolved) options reads from copies:
 // aligned ones (choose_copies, its options' VEC and ALIGN_COPY, the operands' base
-// alignments), B transposed (KernelSpec::reads_b_transposed_copy), and on a CPU, for a kernel
+// alignments), A or B transposed (KernelSpec::reads_a_transposed_copy, reads_b_transposed_copy;
+// A's only where the copy is small next to the product), and on a CPU, for a kernel
 // that reads through the caches, an operand whose lines share the caches' sets
 // (lines_share_cache_sets), or B read as vectors along its lines whose vectors straddle cache
 // lines (its ld or offset no multiple of VEC), where the copy is small next to the product
@@ -113,7 +117,7 @@ CopyLayout lay_out_copies(const KernelCall& call, const CopyChoice& copies);
 CopyChoice plan_copies(const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                        const DeviceLimits& limits);
 // The call as the kernel reads it once `copies` are made: a copied operand from the workspace,
-// with the copy's leading dimension and the device's base alignment (B's transposed copy read
+// with the copy's leading dimension and the device's base alignment (a transposed copy read
 // untransposed).
 KernelCall copied_call(const KernelCall& call, const CopyChoice& copies,
                        const DeviceLimits& limits);

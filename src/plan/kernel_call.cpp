@@ -12,7 +12,7 @@ Bias transposed_bias(Bias bias) {
 }
 
 CallLayout call_layout(const KernelCall& call) {
-  return {call.m, call.n, call.k, call.a.transposed, call.b.transposed};
+  return {call.m, call.n, call.k, call.a.transposed, call.b.transposed, call.batched()};
 }
 
 KernelCall row_major_call(const GemmProblem& p) {

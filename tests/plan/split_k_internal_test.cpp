@@ -138,6 +138,52 @@ TEST(ChooseCopies, TransposedCopyOfBForRegisterBlock) {
   EXPECT_FALSE(plan_copies(spec, outer, row_major_call(a_only), cpu).b);
 }
 
+// register_block's inner products with both operands transposed read op(A) from a transposed
+// copy: M lines of K, its ld from copy_ld, read untransposed; not below 64 FLOP per byte copied,
+// not for a batch, not on the outer products, and not past the workspace limit.
+TEST(ChooseCopies, TransposedCopyOfAForRegisterBlock) {
+  const KernelSpec& spec = find_spec("register_block");
+  const KernelOptions inner{{"ROWS", 4},          {"VEC", 16},       {"VECTORS", 8},
+                            {"K_CHUNK", 256},     {"ROW_BLOCKS", 1}, {"DOWN_ROWS_FIRST", 0},
+                            {"INNER_PRODUCTS", 1}};
+  GemmProblem p = GemmProblem::packed(20, 1001, 70);
+  p.trans_a = p.trans_b = Transpose::Trans, p.lda = 20, p.ldb = 70;
+  const KernelCall call = row_major_call(p);
+  DeviceLimits cpu;
+  cpu.type = DeviceType::CPU, cpu.max_allocation_bytes = std::size_t(1) << 30;
+  const CopyChoice copy = plan_copies(spec, inner, call, cpu);
+  EXPECT_TRUE(copy.a && copy.a_transposed);
+  EXPECT_FALSE(copy.b || copy.b_transposed);
+  EXPECT_NE(copy.reason.find("op(A) copied first"), std::string::npos) << copy.reason;
+  const CopyLayout layout = lay_out_copies(call, copy);
+  EXPECT_EQ(layout.a_ld, 80);  // K = 70 padded to whole float16s
+  EXPECT_EQ(layout.floats, workspace_region(20 * 80));
+  const KernelCall reads = copied_call(call, copy, cpu);
+  EXPECT_FALSE(reads.a.transposed);
+  EXPECT_TRUE(reads.b.transposed);
+  EXPECT_EQ(reads.a.ld, 80);
+  // The copy is 6,400 bytes: a limit of 6,396 refuses it.
+  cpu.max_allocation_bytes = 4 * std::size_t(20 * 80 * 4) - 16;
+  const CopyChoice refused = plan_copies(spec, inner, call, cpu);
+  EXPECT_FALSE(refused.a || refused.a_transposed);
+  EXPECT_NE(refused.reason.find("workspace limit"), std::string::npos) << refused.reason;
+  cpu.max_allocation_bytes = std::size_t(1) << 30;
+  GemmProblem narrow = p;
+  narrow.n = 255;  // 2 * 20 * 255 * 70 FLOP against 8 * 20 * 70 bytes: 63.75 per byte
+  const CopyChoice below = plan_copies(spec, inner, row_major_call(narrow), cpu);
+  EXPECT_FALSE(below.a);
+  EXPECT_NE(below.reason.find("below 64"), std::string::npos) << below.reason;
+  KernelOptions outer = inner;
+  outer["INNER_PRODUCTS"] = 0, outer["VECTORS"] = 2;
+  EXPECT_FALSE(plan_copies(spec, outer, call, cpu).a);
+  GemmProblem batch = p;
+  batch.batch = 2;
+  EXPECT_FALSE(plan_copies(spec, inner, row_major_call(batch), cpu).a);
+  GemmProblem b_only = p;
+  b_only.trans_a = Transpose::NoTrans, b_only.lda = 70;
+  EXPECT_FALSE(plan_copies(spec, inner, row_major_call(b_only), cpu).a);
+}
+
 // On a CPU, register_block reads an operand whose lines lie a multiple of kCacheAliasBytes
 // apart from a copy one cache line wider (copy_ld), from kCacheAliasMinimumLines lines on and
 // where the copies are small next to the product; never on a GPU, never for a batch, never

@@ -349,7 +349,7 @@ TEST(AutoThinProducts, EveryLayoutMatchesTheReference) {
 // the workspace first (copy_padded with TRANSPOSE, blocks of 8 x 8 that end short here), and
 // the products read the copy as stored; in both layouts, with the epilogue, 1-row and 1-column
 // products and a K of 1; a batch reads its operands where they are (no copy). auto takes the
-// copy from 17 rows on.
+// copy from 65 rows on (kInnerProductRowsCopiedA), the inner products below.
 TEST(RegisterBlockTransposedCopy, BothTransposedReadBFromACopy) {
   const bool cpu = shared_context().device().type == DeviceType::CPU;
   for (const Shape& s : {Shape{37, 53, 29}, Shape{1, 19, 13}, Shape{45, 1, 70}, Shape{23, 9, 1},
@@ -371,7 +371,7 @@ TEST(RegisterBlockTransposedCopy, BothTransposedReadBFromACopy) {
       const std::int64_t rows = layout == Layout::RowMajor ? s.m : s.n;  // the call's
       if (cpu && chosen.record.kernel == "register_block")
         EXPECT_EQ(chosen.record.copied_a || chosen.record.copied_b,
-                  rows > 16)  // kInnerProductRowsBothTransposed
+                  rows > 64)  // kInnerProductRowsCopiedA; A's copy needs 256 columns
             << what << ": " << chosen.record.kernel_choice;
     }
   GemmProblem batch = odd_problem(37, 53, 29, Layout::RowMajor, Transpose::Trans, Transpose::Trans);
@@ -382,6 +382,60 @@ TEST(RegisterBlockTransposedCopy, BothTransposedReadBFromACopy) {
   const auto out = run_checked(batch, kernel_settings("register_block"));
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
   EXPECT_FALSE(out.record.copied_b);
+}
+
+// Both operands transposed on register_block's inner products (a single product of at most 64
+// rows): op(A) is copied transposed first where the copy is small next to the product (at least
+// 64 FLOP per byte copied: 256 columns of C), and the inner products read its rows as vectors;
+// in both layouts (the row-major call's A is a column-major problem's B), with the epilogue,
+// a 1-row product and a K of 1. Fewer columns, and a batch, read A^T element by element.
+TEST(RegisterBlockTransposedCopy, ThinProductsBothTransposedReadAFromACopy) {
+  const bool cpu = shared_context().device().type == DeviceType::CPU;
+  struct Case {
+    std::int64_t rows, columns, k;
+  };
+  for (const Case& c : {Case{20, 300, 50}, Case{1, 257, 13}, Case{64, 260, 1}, Case{37, 301, 129}})
+    for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor}) {
+      const bool row_major = layout == Layout::RowMajor;
+      GemmProblem p = odd_problem(row_major ? c.rows : c.columns, row_major ? c.columns : c.rows,
+                                  c.k, layout, Transpose::Trans, Transpose::Trans);
+      p.epilogue.bias = Bias::PerColumn, p.epilogue.activation = Activation::GELU;
+      const std::string what = std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
+                               std::to_string(p.k) + (row_major ? " row-major" : " column-major");
+      const KernelOptions inner{{"INNER_PRODUCTS", 1}, {"ROWS", 4}, {"VECTORS", 8}};
+      for (const char* kernel : {"register_block", "auto"}) {
+        const auto out = run_checked(
+            p, kernel_settings(kernel, std::string(kernel) == "auto" ? KernelOptions{} : inner));
+        EXPECT_TRUE(out.check.passed) << what << " " << kernel << ": " << out.check.first_failure;
+        if (!cpu || out.record.kernel != "register_block") continue;
+        EXPECT_EQ(out.record.options.at("INNER_PRODUCTS"), 1) << what;
+        EXPECT_TRUE(row_major ? out.record.copied_a : out.record.copied_b)
+            << what << " " << kernel << ": " << out.record.kernel_choice;
+        EXPECT_NE(out.record.kernel_choice.find("op(A) copied first"), std::string::npos)
+            << what << " " << kernel << ": " << out.record.kernel_choice;
+        EXPECT_NE(out.record.build_options.find("-D TRANS_A=0"), std::string::npos)
+            << out.record.build_options;
+      }
+    }
+  // 255 columns: 63.75 FLOP per byte copied.
+  const KernelOptions inner{{"INNER_PRODUCTS", 1}, {"ROWS", 4}, {"VECTORS", 8}};
+  const auto narrow =
+      run_checked(odd_problem(20, 255, 50, Layout::RowMajor, Transpose::Trans, Transpose::Trans),
+                  kernel_settings("register_block", inner));
+  EXPECT_TRUE(narrow.check.passed) << narrow.check.first_failure;
+  EXPECT_FALSE(narrow.record.copied_a) << narrow.record.kernel_choice;
+  if (cpu)
+    EXPECT_NE(narrow.record.kernel_choice.find("read element by element"), std::string::npos)
+        << narrow.record.kernel_choice;
+  GemmProblem batch =
+      odd_problem(20, 300, 50, Layout::RowMajor, Transpose::Trans, Transpose::Trans);
+  batch.batch = 3;
+  batch.stride_a = std::int64_t(batch.a_extent()) + 5;
+  batch.stride_b = std::int64_t(batch.b_extent()) + 3;
+  batch.stride_c = std::int64_t(batch.c_extent()) + 2;
+  const auto batched = run_checked(batch, kernel_settings("register_block", inner));
+  EXPECT_TRUE(batched.check.passed) << batched.check.first_failure;
+  EXPECT_FALSE(batched.record.copied_a || batched.record.copied_b);
 }
 
 // On a CPU, register_block reads an operand whose lines lie a multiple of 4,096 bytes apart
