@@ -46,6 +46,15 @@ TunedEntry entry(const std::string& device, const std::string& cls, long tile) {
   return e;
 }
 
+// A GPU of 132 compute units, 1024 work-items and 48 KiB of local memory (an H100 or H200 as
+// OpenCL describes it), named "G" on platform "P".
+DeviceLimits gpu_of_132_units() {
+  DeviceLimits gpu;
+  gpu.name = "G", gpu.platform_name = "P", gpu.type = DeviceType::GPU;
+  gpu.compute_units = 132, gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  return gpu;
+}
+
 class TuningFiles : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -262,9 +271,7 @@ TEST(Tuning, WgmmaEntriesServeOnlyDevicesThatRunWgmma) {
 // batches of products of at most 128^3) leave wgmma for blocked on its FP32 entries, which rounds
 // the operands to TF32; larger calls, 3xTF32 and mma.sync devices keep the tensor cores.
 TEST(Tuning, SmallTf32CallsLeaveWgmma) {
-  DeviceLimits gpu;
-  gpu.name = "G", gpu.platform_name = "P", gpu.type = DeviceType::GPU;
-  gpu.compute_units = 132, gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  DeviceLimits gpu = gpu_of_132_units();
   TuningDatabase database;
   TunedEntry blocked = entry("G", "medium", 0);
   blocked.kernel = "blocked", blocked.options = {{"TILE_M", 64}};
@@ -305,9 +312,7 @@ TEST(Tuning, SmallTf32CallsLeaveWgmma) {
 // newer), in FP32; deeper K, too few tiles, other devices and the reduced precisions keep their
 // choice.
 TEST(Tuning, ShortKCallsRunThePipelineOfCopies) {
-  DeviceLimits gpu;
-  gpu.name = "G", gpu.platform_name = "P", gpu.type = DeviceType::GPU;
-  gpu.compute_units = 132, gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  DeviceLimits gpu = gpu_of_132_units();
   gpu.compute_capability = 90;
   TuningDatabase database;
   TunedEntry blocked = entry("G", "large", 0);
@@ -651,9 +656,7 @@ TEST(Tuning, GemvLikeShapesRunGemv) {
 // for blocked. Wider products, and short K, keep the tensor cores and their own precision's
 // entries; a device without them is unchanged.
 TEST(Tuning, ThinProductsLeaveTheTensorCores) {
-  DeviceLimits gpu;
-  gpu.name = "G", gpu.platform_name = "P", gpu.type = DeviceType::GPU;
-  gpu.compute_units = 132, gpu.max_work_group_size = 1024, gpu.local_memory_bytes = 48 * 1024;
+  DeviceLimits gpu = gpu_of_132_units();
   TuningDatabase database;
   TunedEntry gemv = entry("G", "gemv", 0);
   gemv.kernel = "gemv", gemv.m = 8, gemv.n = 4096, gemv.k = 4096;
