@@ -207,6 +207,9 @@ KernelOptions blocked_short_k_tiles();
 // (register_block_spec.cpp has the measurements).
 constexpr std::int64_t kInnerProductRowsBothTransposed = 16;
 constexpr std::int64_t kInnerProductRowsCopiedA = 64;
+// With op(A) = A and op(B) = B^T, a single product of at least this many rows reads op(B) from a
+// transposed copy on the outer products instead (register_block_spec.cpp has the measurements).
+constexpr std::int64_t kOuterProductRowsCopiedB = 256;
 constexpr std::int64_t kInnerProductColumns = 8;
 constexpr std::int64_t kInnerProductMinDepth = 256;
 bool register_block_inner_products(const CallLayout& call);

@@ -32,9 +32,11 @@ long group_rows(const KernelOptions& o) {
 // k = 64, 256, 1024 (m x k = 4 Mi, 4 Mi, 8 Mi): 42.4, 12.5, 16.0 against 5.2, 17.6, 22.0;
 // 32768 x 2 x 128 6.9 against 4.4.
 bool register_block_inner_products(const CallLayout& call) {
+  if (call.b_transposed && call.batched)
+    return !call.a_transposed || call.m <= kInnerProductRowsBothTransposed;
   if (call.b_transposed)
-    return !call.a_transposed ||
-           call.m <= (call.batched ? kInnerProductRowsBothTransposed : kInnerProductRowsCopiedA);
+    return call.a_transposed ? call.m <= kInnerProductRowsCopiedA
+                             : call.m < kOuterProductRowsCopiedB;
   return !call.a_transposed && call.n < kInnerProductColumns && call.k >= kInnerProductMinDepth;
 }
 
@@ -140,8 +142,13 @@ KernelSpec register_block_spec() {
   // slower than op(B) as stored (PoCL: 2048^3 14 GFLOP/s against A alone transposed 66), and
   // the inner products pay only up to kInnerProductRowsBothTransposed rows; beyond them the
   // call reads a copy of op(B) made first, one pass over B (2048^3: 65 GFLOP/s; above).
+  // With op(A) = A the inner products top out near 90-120 GFLOP/s on the EPYC, where the outer
+  // products reach 140-150: from kOuterProductRowsCopiedB rows (n / 4 FLOP per byte copied, 64
+  // at 256) a single product copies op(B) first too (EPYC, auto, B transposed, GFLOP/s, inner
+  // products against the copy: 256 x 4096 x 4096 109 -> 120, 1024^3 116 -> 153, 2048^3 113 ->
+  // 140, 2048 x 6144 x 4096 104 -> 154, 8192 x 8192 x 64 46 -> 110, 8192 x 64 x 8192 91 -> 173).
   s.reads_b_transposed_copy = [](const KernelOptions& o, const CallLayout& call) {
-    return !opt(o, "INNER_PRODUCTS") && call.a_transposed && call.b_transposed;
+    return !opt(o, "INNER_PRODUCTS") && call.b_transposed;
   };
   // On the inner products with both transposed, A^T would be read element by element (PoCL,
   // 2-core EPYC, m x 4096 x 4096, GFLOP/s: 29 at 8 rows, 30 at 16), where the same products with

@@ -136,6 +136,31 @@ TEST(ChooseCopies, TransposedCopyOfBForRegisterBlock) {
   GemmProblem a_only = p;
   a_only.trans_b = Transpose::NoTrans, a_only.ldb = 1001;
   EXPECT_FALSE(plan_copies(spec, outer, row_major_call(a_only), cpu).b);
+  // B alone transposed on the outer products (auto's fit takes them from 256 rows): the same
+  // copy.
+  GemmProblem b_only = p;
+  b_only.trans_a = Transpose::NoTrans, b_only.lda = 70;
+  const CopyChoice b_copy = plan_copies(spec, outer, row_major_call(b_only), cpu);
+  EXPECT_TRUE(b_copy.b && b_copy.b_transposed && !b_copy.a);
+  EXPECT_FALSE(copied_call(row_major_call(b_only), b_copy, cpu).b.transposed);
+}
+
+// Where register_block computes inner products with op(B) = B^T: beside op(A) = A below 256
+// rows (from 256, the outer products on B's transposed copy), beside op(A) = A^T up to 64 rows
+// (on A's transposed copy); a batch, whose operands are not copied, beside op(A) = A always and
+// beside op(A) = A^T up to 16 rows.
+TEST(ChooseCopies, InnerProductsWithBTransposed) {
+  const auto inner = [](std::int64_t m, bool a_transposed, bool batched) {
+    return register_block_inner_products(CallLayout{m, 1001, 70, a_transposed, true, batched});
+  };
+  EXPECT_TRUE(inner(255, false, false));
+  EXPECT_FALSE(inner(256, false, false));
+  EXPECT_TRUE(inner(4096, false, true));
+  EXPECT_TRUE(inner(64, true, false));
+  EXPECT_FALSE(inner(65, true, false));
+  EXPECT_TRUE(inner(16, true, true));
+  EXPECT_FALSE(inner(17, true, true));
+  EXPECT_FALSE(register_block_inner_products(CallLayout{8, 1001, 70, true, false, false}));
 }
 
 // register_block's inner products with both operands transposed read op(A) from a transposed

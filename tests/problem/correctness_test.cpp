@@ -384,6 +384,48 @@ TEST(RegisterBlockTransposedCopy, BothTransposedReadBFromACopy) {
   EXPECT_FALSE(out.record.copied_b);
 }
 
+// B transposed (x * W^T) on a single product of at least 256 rows: op(B) is copied transposed
+// first and the outer products read the copy as stored (PoCL: 2048x6144x4096 104 -> 154
+// GFLOP/s), in both layouts with the epilogue and a 1-column product; 255 rows and a batch stay
+// on the inner products, reading B^T as stored.
+TEST(RegisterBlockTransposedCopy, ManyRowsTimesBTransposedReadBFromACopy) {
+  const bool cpu = shared_context().device().type == DeviceType::CPU;
+  struct Case {
+    std::int64_t rows, columns, k;
+    bool copied;
+  };
+  for (const Case& c : {Case{256, 300, 40, true}, Case{257, 33, 129, true}, Case{300, 1, 20, true},
+                        Case{255, 300, 40, false}})
+    for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor}) {
+      const bool row_major = layout == Layout::RowMajor;
+      // A column-major problem's row-major call is C^T = B^T A^T: its rows are the problem's
+      // columns, and B transposed in the call is A transposed in the problem.
+      GemmProblem p = odd_problem(row_major ? c.rows : c.columns, row_major ? c.columns : c.rows,
+                                  c.k, layout, row_major ? Transpose::NoTrans : Transpose::Trans,
+                                  row_major ? Transpose::Trans : Transpose::NoTrans);
+      p.epilogue.bias = Bias::PerRow, p.epilogue.activation = Activation::ReLU;
+      const std::string what = std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
+                               std::to_string(p.k) + (row_major ? " row-major" : " column-major");
+      const auto out = run_checked(p, kernel_settings("auto"));
+      EXPECT_TRUE(out.check.passed) << what << ": " << out.check.first_failure;
+      if (!cpu || out.record.kernel != "register_block") continue;
+      EXPECT_EQ(out.record.options.at("INNER_PRODUCTS"), c.copied ? 0 : 1) << what;
+      EXPECT_EQ(row_major ? out.record.copied_b : out.record.copied_a, c.copied)
+          << what << ": " << out.record.kernel_choice;
+    }
+  GemmProblem batch =
+      odd_problem(256, 300, 40, Layout::RowMajor, Transpose::NoTrans, Transpose::Trans);
+  batch.batch = 2;
+  batch.stride_a = std::int64_t(batch.a_extent()) + 5;
+  batch.stride_b = std::int64_t(batch.b_extent()) + 3;
+  batch.stride_c = std::int64_t(batch.c_extent()) + 2;
+  const auto batched = run_checked(batch, kernel_settings("auto"));
+  EXPECT_TRUE(batched.check.passed) << batched.check.first_failure;
+  EXPECT_FALSE(batched.record.copied_a || batched.record.copied_b);
+  if (cpu && batched.record.kernel == "register_block")
+    EXPECT_EQ(batched.record.options.at("INNER_PRODUCTS"), 1) << batched.record.kernel_choice;
+}
+
 // Both operands transposed on register_block's inner products (a single product of at most 64
 // rows): op(A) is copied transposed first where the copy is small next to the product (at least
 // 64 FLOP per byte copied: 256 columns of C), and the inner products read its rows as vectors;
