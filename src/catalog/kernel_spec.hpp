@@ -218,6 +218,11 @@ bool register_block_inner_products(const CallLayout& call);
 // kTransposedARows rows (register_block_spec.cpp has the measurements).
 constexpr long kTransposedARows = 12;
 constexpr std::int64_t kTransposedAMinimumRows = 64;
+// register_block's outer products whose block of columns over all of K (its slab of B) is
+// larger than kDeepSlabBytes take its rows in at least kDeepRowBlocks turns along K
+// (register_block_spec.cpp has the measurements).
+constexpr long kDeepSlabBytes = 256 * 1024;
+constexpr long kDeepRowBlocks = 8;
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work
 // even when K is short. CPUs run gemv there too (kernel_choice.cpp); the tuning class is

@@ -116,6 +116,13 @@ KernelSpec register_block_spec() {
   // 157, 64 x 8192 x 8192 105 against 138, 1024^3 both transposed 145 against 148; but
   // 16 x 4096 x 4096 98 against 55 and 32 x 4096 x 11008 108 against 101, where 12-row blocks
   // overshoot C).
+  //
+  // A block's slab of B, its columns over all of K, stays in the caches for the next block down
+  // C's rows only while it is small: beyond kDeepSlabBytes the rows are taken in at least
+  // kDeepRowBlocks turns of K_CHUNK (PoCL, 2-core EPYC, GFLOP/s, the tuned entries' single turn
+  // against 8: 512 x 4096 x 4096 97 against 135, 2048 x 2048 x 4096 89 against 139, 512 x 4096 x
+  // 2048 99 against 141, 768 x 768 x 4096 111 against 150; 512 x 4096 x 1024, a slab of 256 KiB,
+  // 139 in one turn).
   s.fit_to_call = [](KernelOptions o, const CallLayout& call) {
     const long rows = long(std::clamp<std::int64_t>(call.m, 1, 65536));
     const long columns = long(std::clamp<std::int64_t>(call.n, 1, 65536));
@@ -134,6 +141,9 @@ KernelSpec register_block_spec() {
       while (o["VECTORS"] < 4 && 2 * o["ROWS"] * o["VECTORS"] <= accumulators) o["VECTORS"] *= 2;
       while (o.at("VECTORS") > 1 && o["VEC"] * (o["VECTORS"] / 2) >= columns) o["VECTORS"] /= 2;
       while (o.at("VEC") > 1 && o["VEC"] / 2 >= columns) o["VEC"] /= 2;
+      const long slab_bytes = o["VEC"] * o["VECTORS"] * depth * long(sizeof(float));
+      if (slab_bytes > kDeepSlabBytes)
+        o["ROW_BLOCKS"] = std::max(o.at("ROW_BLOCKS"), kDeepRowBlocks);
     }
     o["ROW_BLOCKS"] = std::min(o.at("ROW_BLOCKS"), (rows + o["ROWS"] - 1) / o["ROWS"]);
     return o;

@@ -419,26 +419,27 @@ DeviceLimits two_core_cpu() {
 // GFLOP/s, the thin entry's row blocks at 42).
 TEST(Tuning, CpuEntriesAreNearestBySizeAndAspect) {
   const DeviceLimits cpu = two_core_cpu();
+  // Each entry is told by its K_CHUNK (the fit changes ROW_BLOCKS with the call's depth).
   const auto register_block = [](const std::string& cls, std::int64_t m, std::int64_t n,
-                                 std::int64_t k, double gflops, long row_blocks) {
+                                 std::int64_t k, double gflops, long row_blocks, long k_chunk) {
     TunedEntry e = entry("C", cls, 0);
     e.kernel = "register_block", e.m = m, e.n = n, e.k = k, e.gflops = gflops;
-    e.options = {{"ROWS", 12}, {"ROW_BLOCKS", row_blocks}};
+    e.options = {{"ROWS", 12}, {"ROW_BLOCKS", row_blocks}, {"K_CHUNK", k_chunk}};
     return e;
   };
   TuningDatabase db;
-  db.put(register_block("medium-large", 2048, 2048, 2048, 88, 1));
-  db.put(register_block("thin", 32, 4096, 8192, 49, 4));
-  const auto row_blocks = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+  db.put(register_block("medium-large", 2048, 2048, 2048, 88, 1, 128));
+  db.put(register_block("thin", 32, 4096, 8192, 49, 4, 512));
+  const auto chosen = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
     const auto choice = choose_kernel(db, cpu, GemmProblem::packed(m, n, k));
     EXPECT_EQ(choice.kernel, "register_block") << choice.reason;
-    return choice.overrides.at("ROW_BLOCKS");
+    return std::pair(choice.overrides.at("K_CHUNK"), choice.overrides.at("ROW_BLOCKS"));
   };
-  EXPECT_EQ(row_blocks(64, 8192, 8192), 4);
-  EXPECT_EQ(row_blocks(32, 4096, 8192), 3);  // no more blocks of 12 rows than C has rows
-  EXPECT_EQ(row_blocks(2048, 2048, 2048), 1);
-  EXPECT_EQ(row_blocks(1024, 1024, 1024), 1);
-  EXPECT_EQ(row_blocks(4096, 4096, 4096), 1);
+  EXPECT_EQ(chosen(64, 8192, 8192).first, 512);
+  EXPECT_EQ(chosen(32, 4096, 8192), std::pair(512L, 3L));  // no more blocks than C has rows
+  EXPECT_EQ(chosen(2048, 2048, 2048).first, 128);
+  EXPECT_EQ(chosen(1024, 1024, 1024).first, 128);
+  EXPECT_EQ(chosen(4096, 4096, 4096).first, 128);
 }
 
 // register_block with A transposed on the outer products takes blocks of at least 12 rows from
@@ -462,6 +463,33 @@ TEST(Tuning, TransposedAOnCpusTakesTwelveRowBlocks) {
   EXPECT_EQ(fitted(64, 2048, 2048, Transpose::Trans), std::pair(12L, 4L));
   EXPECT_EQ(fitted(2048, 2048, 2048, Transpose::NoTrans), std::pair(6L, 4L));
   EXPECT_EQ(fitted(63, 2048, 2048, Transpose::Trans), std::pair(6L, 4L));
+}
+
+// On a CPU, register_block's outer products whose block of columns over all of K (its slab of
+// B) is above 256 KiB take its rows in at least 8 turns along K, as many as C's rows allow; a
+// slab of 256 KiB exactly (64 columns x 1024 deep), and the inner products, keep one.
+TEST(Tuning, DeepProductsOnCpusTakeRowsInTurns) {
+  const DeviceLimits cpu = two_core_cpu();
+  TuningDatabase db;
+  TunedEntry e = entry("C", "medium-large", 0);
+  e.kernel = "register_block", e.m = e.n = e.k = 2048, e.gflops = 150;
+  e.options = {{"ROWS", 6}, {"VEC", 16}, {"VECTORS", 4}, {"ROW_BLOCKS", 1}};
+  db.put(e);
+  const auto row_blocks = [&](std::int64_t m, std::int64_t n, std::int64_t k, Transpose tb) {
+    GemmProblem p = GemmProblem::packed(m, n, k);
+    p.trans_b = tb, p.ldb = tb == Transpose::Trans ? k : n;
+    const auto choice = choose_kernel(db, cpu, p);
+    EXPECT_EQ(choice.kernel, "register_block") << choice.reason;
+    const auto at = choice.overrides.find("ROW_BLOCKS");
+    return at == choice.overrides.end() ? 1L : at->second;
+  };
+  EXPECT_EQ(row_blocks(512, 4096, 4096, Transpose::NoTrans), 8);
+  EXPECT_EQ(row_blocks(512, 4096, 1025, Transpose::NoTrans), 8);
+  EXPECT_EQ(row_blocks(512, 4096, 1024, Transpose::NoTrans), 1);
+  EXPECT_EQ(row_blocks(12, 4096, 4096, Transpose::NoTrans), 2);  // 12 rows: two blocks of 6
+  EXPECT_EQ(row_blocks(100, 4096, 4096, Transpose::Trans), 1);   // the inner products
+  // 16 columns over 8192: 512 KiB, in turns too.
+  EXPECT_EQ(row_blocks(8192, 16, 8192, Transpose::NoTrans), 8);
 }
 
 // An entry tuned for the call's own class is not capped by a nearer entry of another class:
