@@ -200,7 +200,8 @@ constexpr std::int64_t kShortPipelineDepth = 256;
 KernelOptions blocked_short_k_tiles();
 // Whether register_block computes a call as inner products (INNER_PRODUCTS = 1), where the
 // outer products would read the operand along which the work runs element by element: op(B) =
-// B^T with op(A) = A; op(B) = B^T beside op(A) = A^T for products of at most
+// B^T with op(A) = A below kOuterProductRowsCopiedB rows (a batch at any); op(B) = B^T beside
+// op(A) = A^T for products of at most
 // kInnerProductRowsBothTransposed rows (a batch), or kInnerProductRowsCopiedA (one product,
 // whose op(A) is then copied transposed where that pays); op(A) = A with op(B) = B for fewer than
 // kInnerProductColumns columns and K of at least kInnerProductMinDepth

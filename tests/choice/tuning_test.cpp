@@ -442,21 +442,33 @@ TEST(Tuning, CpuEntriesAreNearestBySizeAndAspect) {
   EXPECT_EQ(chosen(4096, 4096, 4096).first, 128);
 }
 
+// A database of one register_block entry for "C" shaped like the EPYC's medium-large one (6 rows
+// of four float16, one turn along K), and auto's choice from it on two_core_cpu(), which must be
+// register_block.
+TuningDatabase epyc_like_register_block_entry() {
+  TuningDatabase db;
+  TunedEntry e = entry("C", "medium-large", 0);
+  e.kernel = "register_block", e.m = e.n = e.k = 2048, e.gflops = 150;
+  e.options = {{"ROWS", 6}, {"VEC", 16}, {"VECTORS", 4}, {"ROW_BLOCKS", 1}};
+  db.put(e);
+  return db;
+}
+
+KernelChoice register_block_choice(const TuningDatabase& db, const GemmProblem& problem) {
+  const KernelChoice choice = choose_kernel(db, two_core_cpu(), problem);
+  EXPECT_EQ(choice.kernel, "register_block") << choice.reason;
+  return choice;
+}
+
 // register_block with A transposed on the outer products takes blocks of at least 12 rows from
 // 64 rows of C on (kTransposedARows): the EPYC's entries of 6 rows read half of each cache line
 // of A as stored per step (PoCL: 2048^3 86 GFLOP/s against 145 on 12 rows).
 TEST(Tuning, TransposedAOnCpusTakesTwelveRowBlocks) {
-  const DeviceLimits cpu = two_core_cpu();
-  TuningDatabase db;
-  TunedEntry e = entry("C", "medium-large", 0);
-  e.kernel = "register_block", e.m = e.n = e.k = 2048, e.gflops = 150;
-  e.options = {{"ROWS", 6}, {"VEC", 16}, {"VECTORS", 4}};
-  db.put(e);
+  const TuningDatabase db = epyc_like_register_block_entry();
   const auto fitted = [&](std::int64_t m, std::int64_t n, std::int64_t k, Transpose ta) {
     GemmProblem p = GemmProblem::packed(m, n, k);
     p.trans_a = ta, p.lda = ta == Transpose::Trans ? m : k;
-    const auto choice = choose_kernel(db, cpu, p);
-    EXPECT_EQ(choice.kernel, "register_block") << choice.reason;
+    const KernelChoice choice = register_block_choice(db, p);
     return std::pair(choice.overrides.at("ROWS"), choice.overrides.at("VECTORS"));
   };
   EXPECT_EQ(fitted(2048, 2048, 2048, Transpose::Trans), std::pair(12L, 4L));
@@ -469,17 +481,11 @@ TEST(Tuning, TransposedAOnCpusTakesTwelveRowBlocks) {
 // B) is above 256 KiB take its rows in at least 8 turns along K, as many as C's rows allow; a
 // slab of 256 KiB exactly (64 columns x 1024 deep), and the inner products, keep one.
 TEST(Tuning, DeepProductsOnCpusTakeRowsInTurns) {
-  const DeviceLimits cpu = two_core_cpu();
-  TuningDatabase db;
-  TunedEntry e = entry("C", "medium-large", 0);
-  e.kernel = "register_block", e.m = e.n = e.k = 2048, e.gflops = 150;
-  e.options = {{"ROWS", 6}, {"VEC", 16}, {"VECTORS", 4}, {"ROW_BLOCKS", 1}};
-  db.put(e);
+  const TuningDatabase db = epyc_like_register_block_entry();
   const auto row_blocks = [&](std::int64_t m, std::int64_t n, std::int64_t k, Transpose tb) {
     GemmProblem p = GemmProblem::packed(m, n, k);
     p.trans_b = tb, p.ldb = tb == Transpose::Trans ? k : n;
-    const auto choice = choose_kernel(db, cpu, p);
-    EXPECT_EQ(choice.kernel, "register_block") << choice.reason;
+    const KernelChoice choice = register_block_choice(db, p);
     const auto at = choice.overrides.find("ROW_BLOCKS");
     return at == choice.overrides.end() ? 1L : at->second;
   };

@@ -211,6 +211,16 @@ GemmProblem odd_problem(std::int64_t m, std::int64_t n, std::int64_t k,
   return p;
 }
 
+// `count` products of `one` in a strided batch, each operand's products a few elements further
+// apart than their extent.
+GemmProblem strided_batch(GemmProblem one, std::int64_t count) {
+  one.batch = count;
+  one.stride_a = std::int64_t(one.a_extent()) + 5;
+  one.stride_b = std::int64_t(one.b_extent()) + 3;
+  one.stride_c = std::int64_t(one.c_extent()) + 2;
+  return one;
+}
+
 // 1x1x1, tile-sized and not, tall, wide, a single k and a long thin K.
 TEST_P(BlockedInnerLoop, OddShapes) {
   for (const Shape& s : {Shape{1, 1, 1}, Shape{64, 64, 64}, Shape{65, 33, 127}, Shape{300, 5, 40},
@@ -374,11 +384,8 @@ TEST(RegisterBlockTransposedCopy, BothTransposedReadBFromACopy) {
                   rows > 64)  // kInnerProductRowsCopiedA; A's copy needs 256 columns
             << what << ": " << chosen.record.kernel_choice;
     }
-  GemmProblem batch = odd_problem(37, 53, 29, Layout::RowMajor, Transpose::Trans, Transpose::Trans);
-  batch.batch = 3;
-  batch.stride_a = std::int64_t(batch.a_extent()) + 5;
-  batch.stride_b = std::int64_t(batch.b_extent()) + 3;
-  batch.stride_c = std::int64_t(batch.c_extent()) + 2;
+  const GemmProblem batch = strided_batch(
+      odd_problem(37, 53, 29, Layout::RowMajor, Transpose::Trans, Transpose::Trans), 3);
   const auto out = run_checked(batch, kernel_settings("register_block"));
   EXPECT_TRUE(out.check.passed) << out.check.first_failure;
   EXPECT_FALSE(out.record.copied_b);
@@ -413,12 +420,8 @@ TEST(RegisterBlockTransposedCopy, ManyRowsTimesBTransposedReadBFromACopy) {
       EXPECT_EQ(row_major ? out.record.copied_b : out.record.copied_a, c.copied)
           << what << ": " << out.record.kernel_choice;
     }
-  GemmProblem batch =
-      odd_problem(256, 300, 40, Layout::RowMajor, Transpose::NoTrans, Transpose::Trans);
-  batch.batch = 2;
-  batch.stride_a = std::int64_t(batch.a_extent()) + 5;
-  batch.stride_b = std::int64_t(batch.b_extent()) + 3;
-  batch.stride_c = std::int64_t(batch.c_extent()) + 2;
+  const GemmProblem batch = strided_batch(
+      odd_problem(256, 300, 40, Layout::RowMajor, Transpose::NoTrans, Transpose::Trans), 2);
   const auto batched = run_checked(batch, kernel_settings("auto"));
   EXPECT_TRUE(batched.check.passed) << batched.check.first_failure;
   EXPECT_FALSE(batched.record.copied_a || batched.record.copied_b);
@@ -469,12 +472,8 @@ TEST(RegisterBlockTransposedCopy, ThinProductsBothTransposedReadAFromACopy) {
   if (cpu)
     EXPECT_NE(narrow.record.kernel_choice.find("read element by element"), std::string::npos)
         << narrow.record.kernel_choice;
-  GemmProblem batch =
-      odd_problem(20, 300, 50, Layout::RowMajor, Transpose::Trans, Transpose::Trans);
-  batch.batch = 3;
-  batch.stride_a = std::int64_t(batch.a_extent()) + 5;
-  batch.stride_b = std::int64_t(batch.b_extent()) + 3;
-  batch.stride_c = std::int64_t(batch.c_extent()) + 2;
+  const GemmProblem batch = strided_batch(
+      odd_problem(20, 300, 50, Layout::RowMajor, Transpose::Trans, Transpose::Trans), 3);
   const auto batched = run_checked(batch, kernel_settings("register_block", inner));
   EXPECT_TRUE(batched.check.passed) << batched.check.first_failure;
   EXPECT_FALSE(batched.record.copied_a || batched.record.copied_b);
