@@ -213,9 +213,13 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--min-time", args.min_time, "seconds of repeated calls per measurement")
       ->capture_default_str()
       ->check(clgemm::cli::finite_range(0, 3600));
-  app.add_option("--csv", args.csv_path, "write the results as CSV");
-  app.add_option("--json", args.json_path,
-                 "write the results as JSON (tools/bench/plot_bench.py draws it as PNG or SVG)");
+  app.add_option("--csv", args.csv_path,
+                 "write the results as CSV (rewritten after every shape, so a run cut short "
+                 "keeps the shapes it finished)");
+  app.add_option(
+      "--json", args.json_path,
+      "write the results as JSON, rewritten after every shape (tools/bench/plot_bench.py "
+      "draws it as PNG or SVG)");
   app.add_option("--peak-gflops", args.peak_gflops,
                  "device peak GFLOP/s for the ceilings (default: unknown, not drawn; "
                  "H200: 64500)")
@@ -303,6 +307,12 @@ int run_benchmark(Arguments& args) {
   cl_command_queue queue =
       clCreateCommandQueue(context.opencl_context(), context.opencl_device(), 0, &status);
   if (status != CL_SUCCESS) throw clgemm::OpenCLError("clCreateCommandQueue", status);
+  const auto write_reports = [&](const std::vector<Result>& so_far) {
+    if (args.csv_path.empty() && args.json_path.empty()) return;
+    const auto [csv, json] = clgemm::bench::reports(limits, info, so_far);
+    if (!args.csv_path.empty()) clgemm::cli::write_output("--csv", args.csv_path, csv);
+    if (!args.json_path.empty()) clgemm::cli::write_output("--json", args.json_path, json);
+  };
   std::vector<Result> results;
   bool all_passed = true;
   for (const auto& shape_problem : problems) {
@@ -369,15 +379,16 @@ int run_benchmark(Arguments& args) {
       all_passed = all_passed && r.passed;
       results.push_back(r);
     }
+    // The reports so far, rewritten after every shape: a run cut short (a time limit, a crash of
+    // the driver) keeps what it measured.
+    write_reports(results);
     for (cl_mem m : {o.a_mem, o.b_mem, o.c_mem, o.bias_mem})
       if (m) clReleaseMemObject(m);
   }
   clReleaseCommandQueue(queue);
   clgemm::bench::print_geometric_means(clgemm::bench::geometric_means(results));
 
-  const auto [csv, json] = clgemm::bench::reports(limits, info, results);
-  if (!args.csv_path.empty()) clgemm::cli::write_output("--csv", args.csv_path, csv);
-  if (!args.json_path.empty()) clgemm::cli::write_output("--json", args.json_path, json);
+  write_reports(results);
   return all_passed ? clgemm::cli::kSuccess : clgemm::cli::kFailed;
 }
 
