@@ -55,10 +55,18 @@ bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std
          (batch > 1 && product <= kWgmmaSmallProductWork);
 }
 
+namespace {
+// Whether blocked's pipeline of copies for short K can serve calls here: FP32 on a GPU with
+// cp.async (compute capability 8.0 or newer).
+bool short_k_pipeline_runs(Precision precision, const DeviceLimits& device) {
+  return precision == Precision::FP32 && device.type == DeviceType::GPU &&
+         device.compute_capability >= 80;
+}
+}  // namespace
+
 bool runs_short_k_pipeline(Precision precision, const DeviceLimits& device, std::int64_t m,
                            std::int64_t n, std::int64_t k, std::int64_t batch) {
-  if (precision != Precision::FP32 || device.type != DeviceType::GPU ||
-      device.compute_capability < 80 || k > kShortPipelineDepth || std::min(m, n) < 64)
+  if (!short_k_pipeline_runs(precision, device) || k > kShortPipelineDepth || std::min(m, n) < 64)
     return false;
   const KernelOptions tiles = blocked_short_k_tiles();
   const double work_groups = double(batch) *
@@ -145,10 +153,8 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
   if (thin_tensorcore_tiles_run(precision, cores))
     for (std::int64_t rows : {kTensorCoreMinRows, kTensorCoreMidRows})
       add("tensorcore", tensorcore_thin_tiles(rows));
-  // Short-K calls' pipeline in FP32 (runs_short_k_pipeline).
-  if (precision == Precision::FP32 && device.type == DeviceType::GPU &&
-      device.compute_capability >= 80)
-    add("blocked", blocked_short_k_tiles());
+  // Short-K calls' pipeline (runs_short_k_pipeline).
+  if (short_k_pipeline_runs(precision, device)) add("blocked", blocked_short_k_tiles());
   return out;
 }
 

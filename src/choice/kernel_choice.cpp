@@ -180,6 +180,16 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                     "packs)";
     return choice;
   }
+  // An FP32 call of short K on a device with cp.async runs blocked's pipeline of copies.
+  if (detail::runs_short_k_pipeline(precision, device, shape.m, shape.n, shape.k, shape.batch)) {
+    KernelChoice choice;
+    choice.kernel = "blocked";
+    choice.overrides = detail::blocked_short_k_tiles();
+    choice.reason = "K of " + describe_shape(shape) + " is short (at most " +
+                    std::to_string(detail::kShortPipelineDepth) +
+                    "): blocked on 64 x 128 tiles with three stages of asynchronous copies";
+    return choice;
+  }
   // A product too thin for the tensor cores' tiles, or a TF32 call too small for wgmma's, is
   // computed as on a device without them.
   std::string thin = "";
@@ -191,16 +201,6 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   } else if (detail::small_for_wgmma(precision, cores, shape.m, shape.n, shape.k, shape.batch)) {
     cores = TensorCores::None;
     thin = "small for wgmma's tiles, " + describe_shape(shape) + ", on the FMA kernels: ";
-  }
-  // A call of short K on a device with cp.async runs blocked's pipeline of copies.
-  if (detail::runs_short_k_pipeline(precision, device, shape.m, shape.n, shape.k, shape.batch)) {
-    KernelChoice choice;
-    choice.kernel = "blocked";
-    choice.overrides = detail::blocked_short_k_tiles();
-    choice.reason = thin + "K of " + describe_shape(shape) + " is short (at most " +
-                    std::to_string(detail::kShortPipelineDepth) +
-                    "): blocked on 64 x 128 tiles with three stages of asynchronous copies";
-    return choice;
   }
   const auto& problems = database.problems();
   const std::string problems_note =

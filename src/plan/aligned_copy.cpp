@@ -47,6 +47,17 @@ const char* problem_name_of_b(const KernelCall& call) {
   return call.column_major ? "A" : "B";
 }
 
+// The bytes a copy of `shape` reads and writes.
+double copy_traffic(StoredShape shape) {
+  return 8.0 * double(shape.lines) * double(shape.length);
+}
+
+// The call's FLOP per byte its copies read and write (`copied`), which kCopyMinimumIntensity
+// bounds.
+double flop_per_byte_copied(const KernelCall& call, double copied) {
+  return 2.0 * double(call.m) * double(call.n) * double(call.k) / copied;
+}
+
 std::string unaligned_text(const char* name, const Operand& x) {
   return std::string(name) + " (ld " + std::to_string(x.ld) + ", offset " +
          std::to_string(x.offset) + ")";
@@ -67,11 +78,10 @@ CopyChoice choose_copies(const KernelCall& call, long vec, long mode, bool a_ali
   std::string unaligned;
   if (!a_aligned) unaligned = unaligned_text(a_name, call.a);
   if (!b_aligned) unaligned += (unaligned.empty() ? "" : " and ") + unaligned_text(b_name, call.b);
-  const auto bytes_of = [](StoredShape s) { return 8.0 * double(s.lines) * double(s.length); };
-  const double copied =
-      (a_aligned ? 0.0 : bytes_of(stored_a(call))) + (b_aligned ? 0.0 : bytes_of(stored_b(call)));
+  const double copied = (a_aligned ? 0.0 : copy_traffic(stored_a(call))) +
+                        (b_aligned ? 0.0 : copy_traffic(stored_b(call)));
   const double volume = double(call.m) * double(call.n) * double(call.k);
-  const double intensity = 2.0 * volume / copied;
+  const double intensity = flop_per_byte_copied(call, copied);
   char numbers[160];
   std::snprintf(numbers, sizeof numbers,
                 "%.3g MB read and written against %.3g GFLOP, %.0f FLOP per byte copied",
@@ -182,8 +192,7 @@ CopyChoice plan_transposed_copy_of_a(const KernelCall& call, long vec, const Dev
   CopyChoice choice;
   choice.a = choice.a_transposed = true;
   choice.a_ld = copy_ld(call.k, vec, limits.type);
-  const double copied = 8.0 * double(call.m) * double(call.k);  // read and written
-  const double intensity = 2.0 * double(call.m) * double(call.n) * double(call.k) / copied;
+  const double intensity = flop_per_byte_copied(call, copy_traffic(copied_a(call, choice)));
   char numbers[96];
   std::snprintf(numbers, sizeof numbers, "%.0f FLOP per byte copied", intensity);
   const std::string what = "both operands transposed, on the inner products: op(A) ";
@@ -233,7 +242,7 @@ void add_cache_line_copies(CopyChoice& choice, const KernelCall& call, long vec,
     if (!aliases && !straddles) return;
     copy = true;
     ld = copy_ld(stored.length, vec, limits.type);
-    copied += 8.0 * double(stored.lines) * double(stored.length);
+    copied += copy_traffic(stored);
     named += (named.empty() ? "" : "; ") + std::string(name) + " (ld " + std::to_string(x.ld) +
              " -> " + std::to_string(ld) + ", " +
              (aliases ? "its lines within a cache line of a multiple of " +
@@ -245,7 +254,7 @@ void add_cache_line_copies(CopyChoice& choice, const KernelCall& call, long vec,
   consider(wider.b, wider.b_ld, call.b, stored_b(call), problem_name_of_b(call),
            b_read_as_vectors && !call.b.transposed);
   if (named.empty()) return;
-  const double intensity = 2.0 * double(call.m) * double(call.n) * double(call.k) / copied;
+  const double intensity = flop_per_byte_copied(call, copied);
   char numbers[160];
   std::snprintf(numbers, sizeof numbers, "%.3g MB read and written, %.0f FLOP per byte copied",
                 copied / 1e6, intensity);
