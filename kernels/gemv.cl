@@ -17,9 +17,10 @@
 //
 // It computes the reduced precisions too (PRECISION, see tf32.clh), with ordinary FMAs on
 // operands rounded as the tensor-core kernels round them: a group of X's rows is split into its
-// TF32 parts once per load; a block of Y is rounded once as it is loaded in TF32, and in 3xTF32
-// an element is split once per group of rows that uses it (the ring keeps Y as loaded, so that
-// 3xTF32 holds no second copy of it in registers).
+// TF32 parts once per load; a block of Y is rounded once, in TF32, when its step begins (AHEAD
+// - 1 steps after its load was issued: rounding it as it arrives would wait for every load at
+// once and leave no request in flight), and in 3xTF32 an element is split once per group of
+// rows that uses it (the ring keeps Y as loaded, so that 3xTF32 holds no second copy of it).
 #include "gemm_common.clh"
 #include "tf32.clh"
 
@@ -86,9 +87,17 @@ inline float split_for_precision(const float x, float *low) {
 #endif
 }
 
-// In TF32 a block of Y is rounded once, as it enters the ring, where it stays rounded; 3xTF32
-// splits each element as it is used, so that the ring holds no second copy of Y.
+// In TF32 a block of Y is rounded in place once, when its step begins; 3xTF32 splits each
+// element as it is used, so that the ring holds no second copy of Y.
 #define RING_HOLDS_TF32 (PRECISION == PRECISION_TF32)
+
+// A block of the ring made ready for its step: rounded to TF32 in TF32, untouched otherwise.
+inline void ready_long_block(float y[VEC * VEC]) {
+#if RING_HOLDS_TF32
+#pragma unroll
+  for (int e = 0; e < VEC * VEC; ++e) y[e] = round_tf32(y[e]);
+#endif
+}
 
 // An element of Y from the ring as PRECISION multiplies it (split_for_precision's parts).
 inline float split_from_ring(const float y, float *low) {
@@ -125,7 +134,7 @@ inline void load_line(__global const float *p, const int valid, const int aligne
 }
 
 // The work-item's block of the long operand: y[j * VEC + v] = Y(k + j, l + v), zero outside
-// the K x L matrix, rounded to TF32 in TF32 (RING_HOLDS_TF32). Y is stored k-contiguous
+// the K x L matrix, as stored (ready_long_block rounds it when it is used). Y is stored k-contiguous
 // (element (k, l) at l * ld + k) or l-contiguous (at k * ld + l); either way each of the VEC
 // lines is one vector load along it.
 inline void load_long_block(__global const float *Y, const int ld, const int K, const int L,
@@ -144,10 +153,6 @@ inline void load_long_block(__global const float *Y, const int ld, const int K, 
       for (int v = 0; v < VEC; ++v) y[t * VEC + v] = line[v];
     }
   }
-#if RING_HOLDS_TF32
-#pragma unroll
-  for (int e = 0; e < VEC * VEC; ++e) y[e] = round_tf32(y[e]);
-#endif
 }
 
 // x[r][j] = X(s + r, k + j) for ROW_GROUP rows from s, zero outside the S x K matrix. X stored
@@ -215,6 +220,7 @@ UNROLL_LOOP
       for (int a = 0; a < AHEAD; ++a) {
         const int k = k0 + a * STEP_K;
         if (k < K) {
+          ready_long_block(y[a]);
 UNROLL_LOOP
           for (int g = 0; g < SMALL; g += ROW_GROUP) {
             if (g < rows) {
