@@ -16,6 +16,7 @@ DeviceLimits h200() {
   d.name = "NVIDIA H200", d.platform_name = "NVIDIA CUDA", d.vendor = "NVIDIA Corporation";
   d.type = DeviceType::GPU, d.compute_capability = 90, d.compute_units = 132;
   d.max_work_group_size = 1024, d.local_memory_bytes = 48 * 1024;
+  d.max_work_item_sizes[0] = d.max_work_item_sizes[1] = 1024, d.max_work_item_sizes[2] = 64;
   d.max_allocation_bytes = std::size_t(35) << 30, d.global_memory_bytes = std::size_t(140) << 30;
   return d;
 }
