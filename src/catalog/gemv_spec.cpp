@@ -46,13 +46,11 @@ bool is_long_operand_regime(std::int64_t m, std::int64_t n, std::int64_t k, std:
 
 KernelOptions gemv_options_for_precision(KernelOptions options, Precision precision,
                                          const DeviceLimits& device) {
-  const bool doubled_group_fits =
-      std::size_t(2 * threads(options)) <= device.max_work_group_size &&
-      std::size_t(2 * threads(options)) <= device.max_work_item_sizes[0];
   if (precision == Precision::TF32x3 && !is_cpu(device) && opt(options, "VEC") == 8 &&
-      doubled_group_fits) {
+      opt(options, "SPLIT") % 2 == 0) {
     options["VEC"] = 4;
     options["LANES"] *= 2;
+    options["SPLIT"] /= 2;
   }
   return options;
 }

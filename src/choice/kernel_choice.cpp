@@ -311,9 +311,9 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
       for (const auto& [name, value] : adjusted)
         if (best->options.at(name) != value) choice.overrides[name] = value;
       reason += "; in " + std::string(precision_name(precision)) + " on blocks of " +
-                std::to_string(adjusted.at("VEC")) + " and " +
-                std::to_string(adjusted.at("LANES")) +
-                " lanes (each element's two parts as it is used: fewer registers)";
+                std::to_string(adjusted.at("VEC")) + ", " + std::to_string(adjusted.at("LANES")) +
+                " lanes and " + std::to_string(adjusted.at("SPLIT")) +
+                " slices (each element's two parts as it is used: fewer registers)";
     }
   }
   choice.reason = reason + problems_note;
