@@ -224,17 +224,6 @@ constexpr std::int64_t kTransposedAMinimumRows = 64;
 // (register_block_spec.cpp has the measurements).
 constexpr long kDeepSlabBytes = 256 * 1024;
 constexpr long kDeepRowBlocks = 8;
-// gemv's options for `precision` on `device`: 3xTF32 splits each element of the long operand
-// into its two TF32 parts as it is used, and on a GPU the 8 x 8 blocks (VEC = 8) of the tuned
-// entry then leave ptxas too few registers (it spilled 2.3 KB of the H200 entry, against none
-// with VEC = 4), so there 3xTF32 takes blocks of 4, twice the lanes (the same columns per
-// work-group) and half the slices of K (the same work-items, so whatever launched the entry
-// launches these). On the H100, 3xTF32 per call with blocks of 4, twice the lanes and all the
-// slices (512 work-items): 8 x 4096 x 4096 2.20 -> 3.58 TFLOP/s, 1 x 4096 x 4096 0.55 -> 0.69;
-// in FP32 and TF32 the 8 x 8 blocks are as fast or faster at 8 rows (TF32 4.30 against 3.45),
-// so they keep them.
-KernelOptions gemv_options_for_precision(KernelOptions options, Precision precision,
-                                         const DeviceLimits& device);
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work
 // even when K is short. CPUs run gemv there too (kernel_choice.cpp); the tuning class is

@@ -131,15 +131,6 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
     });
     if (!known) out.push_back({kernel, overrides});
   };
-  // gemv's options as a call of this precision runs them (gemv_options_for_precision): the
-  // overrides, and the options that precision changes.
-  const auto gemv_for_precision = [&](KernelOptions overrides) {
-    const KernelOptions full = resolve_options("gemv", device, overrides);
-    for (const auto& [name, value] : gemv_options_for_precision(full, precision, device))
-      if (full.at(name) != value) overrides[name] = value;
-    return overrides;
-  };
-
   // On tensor cores, products too thin for them run as on a device without them
   // (thin_for_tensor_cores_rows): GEMV-like ones always, others of few columns, and small calls
   // (small_for_wgmma), only in TF32 where the device runs wgmma; those of few rows there on
@@ -155,11 +146,8 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
       for (bool single : {true, false}) {
         const AutoScope scope{precision, used, gemv, single};
         for (const auto& usable : usable_entries(database, device, scope).entries)
-          add(usable.entry.kernel, usable.entry.kernel == "gemv"
-                                       ? gemv_for_precision(usable.entry.options)
-                                       : usable.entry.options);
-        const std::string derived = regime_kernel(scope);
-        add(derived, derived == "gemv" ? gemv_for_precision({}) : KernelOptions{});
+          add(usable.entry.kernel, usable.entry.options);
+        add(regime_kernel(scope), {});
       }
     }
   if (thin_tensorcore_tiles_run(precision, cores))

@@ -307,41 +307,6 @@ TEST(Tuning, SmallTf32CallsLeaveWgmma) {
   }
 }
 
-// GEMV-like calls in 3xTF32 on a GPU run gemv on blocks of 4 with twice the lanes and half the
-// slices where its entry has blocks of 8 (the same columns and work-items per group); FP32 and
-// TF32 keep the entry's.
-TEST(Tuning, GemvTakesBlocksOfFourIn3xTf32OnGpus) {
-  DeviceLimits gpu = gpu_of_132_units();
-  TuningDatabase database;
-  TunedEntry gemv = entry("G", "gemv", 0);
-  gemv.kernel = "gemv";
-  gemv.options = {{"SMALL", 8},     {"LANES", 4}, {"SPLIT", 64}, {"VEC", 8},
-                  {"PASS_ROWS", 4}, {"AHEAD", 2}, {"UNROLL", 1}};
-  gemv.m = 8, gemv.n = gemv.k = 4096;
-  database.put(gemv);
-  const auto choose = [&](const GemmProblem& problem, Precision p) {
-    return choose_kernel(database, gpu, problem, p, TensorCores::Wgmma);
-  };
-  for (const auto& problem :
-       {GemmProblem::packed(8, 4096, 4096), GemmProblem::packed(1, 6144, 4096),
-        GemmProblem::packed(4096, 3, 4096)}) {
-    const auto choice = choose(problem, Precision::TF32x3);
-    EXPECT_EQ(choice.kernel, "gemv") << choice.reason;
-    EXPECT_EQ(choice.overrides.at("VEC"), 4) << choice.reason;
-    EXPECT_EQ(choice.overrides.at("LANES"), 8) << choice.reason;
-    EXPECT_EQ(choice.overrides.at("SPLIT"), 32) << choice.reason;
-    EXPECT_NE(choice.reason.find("blocks of 4, 8 lanes and 32 slices"), std::string::npos)
-        << choice.reason;
-    for (Precision p : {Precision::FP32, Precision::TF32}) {
-      const auto kept = choose(problem, p);
-      EXPECT_EQ(kept.kernel, "gemv") << kept.reason;
-      EXPECT_EQ(kept.overrides.at("VEC"), 8) << kept.reason;
-      EXPECT_EQ(kept.overrides.at("LANES"), 4) << kept.reason;
-      EXPECT_EQ(kept.overrides.at("SPLIT"), 64) << kept.reason;
-    }
-  }
-}
-
 // Calls of K at most 256 with at least two waves of 64 x 128 tiles run blocked's pipeline of
 // three stages of asynchronous copies on devices with cp.async (compute capability 8.0 or
 // newer), in FP32; deeper K, too few tiles, other devices and the reduced precisions keep their
@@ -758,12 +723,8 @@ TEST(Tuning, ThinProductsLeaveTheTensorCores) {
         const auto choice = choose(shape);
         EXPECT_EQ(choice.kernel, "gemv") << where << ": " << choice.reason;
         EXPECT_NE(choice.reason.find("GEMV-like"), std::string::npos) << choice.reason;
-        // 3xTF32 on blocks of 4, twice the lanes and half the slices
-        // (GemvTakesBlocksOfFourIn3xTf32OnGpus).
         if (shape.batch == 1)
-          EXPECT_EQ(kernel_and_options(choice),
-                    p == Precision::TF32x3 ? "gemv LANES=8 SPLIT=32 VEC=4" : "gemv SPLIT=64")
-              << where << ": " << choice.reason;
+          EXPECT_EQ(kernel_and_options(choice), "gemv SPLIT=64") << where << ": " << choice.reason;
       }
       // 16-32 rows where the tensor cores are wgmma's: tensorcore's thin tiles in both
       // precisions (on the H100 3.6x wgmma's speed in 3xTF32, 1.13x blocked's in TF32).
