@@ -134,9 +134,9 @@ inline void load_line(__global const float *p, const int valid, const int aligne
 }
 
 // The work-item's block of the long operand: y[j * VEC + v] = Y(k + j, l + v), zero outside
-// the K x L matrix, as stored (ready_long_block rounds it when it is used). Y is stored k-contiguous
-// (element (k, l) at l * ld + k) or l-contiguous (at k * ld + l); either way each of the VEC
-// lines is one vector load along it.
+// the K x L matrix, as stored (ready_long_block rounds it when its step begins). Y is stored
+// k-contiguous (element (k, l) at l * ld + k) or l-contiguous (at k * ld + l); either way each
+// of the VEC lines is one vector load along it.
 inline void load_long_block(__global const float *Y, const int ld, const int K, const int L,
                             const int k, const int l, const int k_contiguous, const int aligned,
                             float y[VEC * VEC]) {
