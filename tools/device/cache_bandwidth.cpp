@@ -47,7 +47,16 @@ void check(cl_int code, const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const unsigned groups_per_unit = argc > 1 ? unsigned(std::atoi(argv[1])) : 8u;
+  char* end = nullptr;
+  const long groups_per_unit = argc > 1 ? std::strtol(argv[1], &end, 10) : 8;
+  if (argc > 2 || (argc > 1 && (*end != '\0' || groups_per_unit < 1 || groups_per_unit > 64))) {
+    std::fprintf(
+        stderr,
+        "cache_bandwidth: GROUPS_PER_UNIT must be one whole number from 1 to 64 (work-groups "
+        "of 256 per compute unit), got '%s'\n",
+        argc > 1 ? argv[1] : "");
+    return 2;
+  }
   cl_platform_id platforms[8];
   cl_uint platform_count = 0;
   check(clGetPlatformIDs(8, platforms, &platform_count), "clGetPlatformIDs");
