@@ -467,7 +467,7 @@ TEST(Tuning, TransposedAOnCpusTakesTwelveRowBlocks) {
   const TuningDatabase db = epyc_like_register_block_entry();
   const auto fitted = [&](std::int64_t m, std::int64_t n, std::int64_t k, Transpose ta) {
     GemmProblem p = GemmProblem::packed(m, n, k);
-    p.trans_a = ta, p.lda = ta == Transpose::Trans ? m : k;
+    p.trans_a = ta, p.lda = p.min_lda();
     const KernelChoice choice = register_block_choice(db, p);
     return std::pair(choice.overrides.at("ROWS"), choice.overrides.at("VECTORS"));
   };
@@ -484,7 +484,7 @@ TEST(Tuning, DeepProductsOnCpusTakeRowsInTurns) {
   const TuningDatabase db = epyc_like_register_block_entry();
   const auto row_blocks = [&](std::int64_t m, std::int64_t n, std::int64_t k, Transpose tb) {
     GemmProblem p = GemmProblem::packed(m, n, k);
-    p.trans_b = tb, p.ldb = tb == Transpose::Trans ? k : n;
+    p.trans_b = tb, p.ldb = p.min_ldb();
     const KernelChoice choice = register_block_choice(db, p);
     const auto at = choice.overrides.find("ROW_BLOCKS");
     return at == choice.overrides.end() ? 1L : at->second;
