@@ -181,9 +181,21 @@ constexpr std::int64_t kTensorCoreMidRows = 128;
 // times with FMAs (7-30x slower at these shapes).
 constexpr double kWgmmaSmallCallWork = double(1 << 27);
 constexpr double kWgmmaSmallProductWork = double(1 << 21);
+// 3xTF32 calls there of at most kWgmmaSmallCallWork multiply-adds in all, or batches of products
+// of at most kTf32x3SmallProductWork (256^3) each, run tensorcore on tensorcore_small_tiles()
+// (runs_small_tensorcore_tiles): 64 x 64 x 16 tiles, four warps of 32 x 32, two stages, A and B
+// copied into local memory as stored, no packs. On the H100, 3xTF32 per call, GFLOP/s, wgmma's
+// tuned 'medium' entry (64 x 64 x 32) against these tiles (three stages where marked *): 64^3 18
+// -> 32, 128^3 136 -> 212*, 256^3 1,002 -> 1,311*, 384^3 3,190 -> 3,687, 512^3 6,943 -> 7,130*,
+// 32^3 x 8192 2,131 -> 5,508, 128^3 x 1024 13,315 -> 29,519, 256^3 x 64 19,575 -> 28,408; wgmma
+// stays faster from 768^3 (18,437 against 14,700) and at 1024^3 x 16 (50,114 against 38,301).
+constexpr double kTf32x3SmallProductWork = double(1 << 24);
 // tensorcore's tiles for a thin product of `rows` rows: up to kTensorCoreMinRows, 32 x 128 x 32,
 // two warps of 16 x 64, two stages; beyond, 64 x 128 x 16, four warps of 32 x 64, three stages.
 KernelOptions tensorcore_thin_tiles(std::int64_t rows);
+// tensorcore's tiles for a small 3xTF32 call (kTf32x3SmallProductWork): 64 x 64 x 16, four warps
+// of 32 x 32, two stages.
+KernelOptions tensorcore_small_tiles();
 // FP32 calls of K at most kShortPipelineDepth (32 slices of 8 or fewer) pay the start of each
 // work-group's pipeline once per few slices; on NVIDIA devices with cp.async (compute capability
 // 8.0 or newer) those of at least two waves of 64 x 128 tiles run `blocked` on
@@ -224,6 +236,18 @@ constexpr std::int64_t kTransposedAMinimumRows = 64;
 // (register_block_spec.cpp has the measurements).
 constexpr long kDeepSlabBytes = 256 * 1024;
 constexpr long kDeepRowBlocks = 8;
+// gemv's options for `precision` on `device`: 3xTF32 splits each element of the long operand
+// into its two TF32 parts as it is used, and on a GPU the 8 x 8 blocks (VEC = 8) of the tuned
+// entry then leave ptxas too few registers (it spilled 2.3 KB of the H200 entry, against none
+// with VEC = 4), so there 3xTF32 takes blocks of 4 with the entry's lanes and slices of K (the
+// same work-items, so whatever launched the entry launches these; each group covers half the
+// columns). On the H100, 3xTF32 per call: 8 x 4096 x 4096 2.21 -> 3.56 TFLOP/s, 1 x 4096 x 4096
+// 0.57 -> 0.68, 4096 x 1 x 4096 0.40 -> 0.69, 8 x 11008 x 4096 (B transposed) 1.98 -> 3.79;
+// twice the lanes (512 work-items, or 256 with half the slices) gained at most 3%. In FP32
+// and TF32 the 8 x 8 blocks are faster at 8 rows (TF32 4096 x 8 x 4096 2.61 against 1.72
+// TFLOP/s), so they keep them.
+KernelOptions gemv_options_for_precision(KernelOptions options, Precision precision,
+                                         const DeviceLimits& device);
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work
 // even when K is short. CPUs run gemv there too (kernel_choice.cpp); the tuning class is

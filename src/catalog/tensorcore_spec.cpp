@@ -18,6 +18,11 @@ KernelOptions tensorcore_thin_tiles(std::int64_t rows) {
           {"WARP_N", 64}, {"STAGES", 3},   {"VEC", 4}};
 }
 
+KernelOptions tensorcore_small_tiles() {
+  return {{"TILE_M", 64}, {"TILE_N", 64}, {"TILE_K", 16}, {"WARP_M", 32},
+          {"WARP_N", 32}, {"STAGES", 2},  {"VEC", 4}};
+}
+
 KernelSpec tensorcore_spec() {
   KernelSpec s;
   s.description = {"tensorcore",

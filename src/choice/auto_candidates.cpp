@@ -33,9 +33,9 @@ std::int64_t thin_for_tensor_cores_rows(Precision precision, TensorCores cores) 
 }
 
 namespace {
-// Whether tensorcore's thin tiles can serve calls here: a reduced precision on a device that
-// runs wgmma, where tensorcore runs too.
-bool thin_tensorcore_tiles_run(Precision precision, TensorCores cores) {
+// Whether tensorcore's thin and small tiles can serve calls here: a reduced precision on a
+// device that runs wgmma, where tensorcore runs too.
+bool tensorcore_beside_wgmma(Precision precision, TensorCores cores) {
   return cores == TensorCores::Wgmma && on_tensor_cores(precision, cores) &&
          kernel_runs("tensorcore", precision, cores);
 }
@@ -43,7 +43,7 @@ bool thin_tensorcore_tiles_run(Precision precision, TensorCores cores) {
 
 bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
                                 std::int64_t n, std::int64_t k) {
-  return thin_tensorcore_tiles_run(precision, cores) && m <= n &&
+  return tensorcore_beside_wgmma(precision, cores) && m <= n &&
          is_gemv_regime(m, n, k, kTensorCoreMidRows) && !is_gemv_regime(m, n, k, kGemvRowsOnGpus);
 }
 
@@ -53,6 +53,15 @@ bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std
   const double product = double(m) * double(n) * double(k);
   return product * double(batch) <= kWgmmaSmallCallWork ||
          (batch > 1 && product <= kWgmmaSmallProductWork);
+}
+
+bool runs_small_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
+                                 std::int64_t n, std::int64_t k, std::int64_t batch) {
+  if (precision != Precision::TF32x3 || !tensorcore_beside_wgmma(precision, cores) ||
+      is_gemv_regime(m, n, k, thin_for_tensor_cores_rows(precision, cores)))
+    return false;
+  const double product = double(m) * double(n) * double(k);
+  return product * double(batch) <= kWgmmaSmallCallWork || product <= kTf32x3SmallProductWork;
 }
 
 namespace {
@@ -131,6 +140,15 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
     });
     if (!known) out.push_back({kernel, overrides});
   };
+  // gemv's options as a call of this precision runs them (gemv_options_for_precision): the
+  // overrides, and the options that precision changes.
+  const auto gemv_for_precision = [&](KernelOptions overrides) {
+    const KernelOptions full = resolve_options("gemv", device, overrides);
+    for (const auto& [name, value] : gemv_options_for_precision(full, precision, device))
+      if (full.at(name) != value) overrides[name] = value;
+    return overrides;
+  };
+
   // On tensor cores, products too thin for them run as on a device without them
   // (thin_for_tensor_cores_rows): GEMV-like ones always, others of few columns, and small calls
   // (small_for_wgmma), only in TF32 where the device runs wgmma; those of few rows there on
@@ -146,13 +164,19 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
       for (bool single : {true, false}) {
         const AutoScope scope{precision, used, gemv, single};
         for (const auto& usable : usable_entries(database, device, scope).entries)
-          add(usable.entry.kernel, usable.entry.options);
-        add(regime_kernel(scope), {});
+          add(usable.entry.kernel, usable.entry.kernel == "gemv"
+                                       ? gemv_for_precision(usable.entry.options)
+                                       : usable.entry.options);
+        const std::string derived = regime_kernel(scope);
+        add(derived, derived == "gemv" ? gemv_for_precision({}) : KernelOptions{});
       }
     }
-  if (thin_tensorcore_tiles_run(precision, cores))
+  if (tensorcore_beside_wgmma(precision, cores))
     for (std::int64_t rows : {kTensorCoreMinRows, kTensorCoreMidRows})
       add("tensorcore", tensorcore_thin_tiles(rows));
+  // Small 3xTF32 calls' tiles (runs_small_tensorcore_tiles).
+  if (precision == Precision::TF32x3 && tensorcore_beside_wgmma(precision, cores))
+    add("tensorcore", tensorcore_small_tiles());
   // Short-K calls' pipeline (runs_short_k_pipeline).
   if (short_k_pipeline_runs(precision, device)) add("blocked", blocked_short_k_tiles());
   return out;

@@ -46,6 +46,12 @@ bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int
 // kWgmmaSmallProductWork each. Such calls run as on a device without tensor cores.
 bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std::int64_t n,
                      std::int64_t k, std::int64_t batch);
+// Whether a call of `batch` m x n x k products runs tensorcore on tensorcore_small_tiles()
+// (kernel_spec.hpp's kTf32x3SmallProductWork says why): 3xTF32 on a device that runs wgmma, not
+// in gemv's regime there, at most kWgmmaSmallCallWork multiply-adds in all or a batch of
+// products of at most kTf32x3SmallProductWork each.
+bool runs_small_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
+                                 std::int64_t n, std::int64_t k, std::int64_t batch);
 // Whether a call of `batch` m x n x k products runs blocked_short_k_tiles() (kernel_spec.hpp's
 // kShortPipelineDepth says why): FP32 on a device with cp.async, K at most
 // kShortPipelineDepth, and at least two waves of the tiles.

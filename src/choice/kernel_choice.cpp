@@ -180,6 +180,17 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                     "packs)";
     return choice;
   }
+  // A 3xTF32 call too small for wgmma's tiles runs tensorcore's small ones.
+  if (detail::runs_small_tensorcore_tiles(precision, cores, shape.m, shape.n, shape.k,
+                                          shape.batch)) {
+    KernelChoice choice;
+    choice.kernel = "tensorcore";
+    choice.overrides = detail::tensorcore_small_tiles();
+    choice.reason = "small for wgmma's tiles, " + describe_shape(shape) +
+                    ": tensorcore on 64 x 64 tiles, which copies A and B into local memory as "
+                    "they are stored (no packs)";
+    return choice;
+  }
   // An FP32 call of short K on a device with cp.async runs blocked's pipeline of copies.
   if (detail::runs_short_k_pipeline(precision, device, shape.m, shape.n, shape.k, shape.batch)) {
     KernelChoice choice;
@@ -305,6 +316,16 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   KernelChoice choice;
   choice.kernel = best->kernel;
   choice.overrides = best->overrides;
+  if (best->kernel == "gemv") {
+    const KernelOptions adjusted = gemv_options_for_precision(best->options, precision, device);
+    if (adjusted != best->options) {
+      for (const auto& [name, value] : adjusted)
+        if (best->options.at(name) != value) choice.overrides[name] = value;
+      reason += "; in " + std::string(precision_name(precision)) + " on blocks of " +
+                std::to_string(adjusted.at("VEC")) +
+                " (each element's two parts as it is used: fewer registers)";
+    }
+  }
   choice.reason = reason + problems_note;
   return choice;
 } catch (...) {

@@ -270,8 +270,16 @@ TEST(Tuning, WgmmaEntriesServeOnlyDevicesThatRunWgmma) {
 // TF32 calls too small for wgmma's tiles and packs (at most 512^3 multiply-adds in all, or
 // batches of products of at most 128^3) leave wgmma for blocked on its FP32 entries, which rounds
 // the operands to TF32; larger calls, 3xTF32 and mma.sync devices keep the tensor cores.
-TEST(Tuning, SmallTf32CallsLeaveWgmma) {
-  DeviceLimits gpu = gpu_of_132_units();
+// A choice as its kernel and overrides, "kernel NAME=VALUE ...", the names in order.
+std::string kernel_and_options(const KernelChoice& c) {
+  std::string text = c.kernel;
+  for (const auto& [name, value] : c.overrides) text += " " + name + "=" + std::to_string(value);
+  return text;
+}
+
+// A tuning file with a medium FP32 entry of blocked on 64-row tiles and large TF32 and 3xTF32
+// entries of wgmma, as the H200's.
+TuningDatabase blocked_and_wgmma_entries() {
   TuningDatabase database;
   TunedEntry blocked = entry("G", "medium", 0);
   blocked.kernel = "blocked", blocked.options = {{"TILE_M", 64}};
@@ -282,6 +290,12 @@ TEST(Tuning, SmallTf32CallsLeaveWgmma) {
     e.options = {{"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 16}, {"STAGES", 3}};
     database.put(e);
   }
+  return database;
+}
+
+TEST(Tuning, SmallTf32CallsLeaveWgmma) {
+  DeviceLimits gpu = gpu_of_132_units();
+  const TuningDatabase database = blocked_and_wgmma_entries();
   const auto choose = [&](const GemmProblem& problem, Precision p, TensorCores cores) {
     return choose_kernel(database, gpu, problem, p, cores);
   };
@@ -293,7 +307,6 @@ TEST(Tuning, SmallTf32CallsLeaveWgmma) {
     EXPECT_EQ(choice.kernel, "blocked") << choice.reason;
     EXPECT_EQ(choice.overrides.at("TILE_M"), 64) << choice.reason;
     EXPECT_NE(choice.reason.find("small for wgmma's tiles"), std::string::npos) << choice.reason;
-    EXPECT_NE(choose(small, Precision::TF32x3, TensorCores::Wgmma).kernel, "blocked");
     EXPECT_EQ(choose(small, Precision::TF32, TensorCores::MmaSync).kernel, "tensorcore");
   }
   // 513 x 512 x 512 (one row above 512^3), 768^3, 1024^3, and a batch of 32 products of
@@ -304,6 +317,75 @@ TEST(Tuning, SmallTf32CallsLeaveWgmma) {
     const auto choice = choose(large, Precision::TF32, TensorCores::Wgmma);
     EXPECT_EQ(choice.kernel, "wgmma") << choice.reason;
     EXPECT_EQ(choice.reason.find("small for wgmma's tiles"), std::string::npos) << choice.reason;
+  }
+}
+
+// 3xTF32 calls of at most 512^3 multiply-adds, or batches of products of at most 256^3 each,
+// run tensorcore on its 64 x 64 tiles where the device runs wgmma; larger calls keep wgmma,
+// GEMV-like ones gemv, and devices with mma.sync only their tuned choice.
+TEST(Tuning, Small3xTf32CallsRunTensorcoreOnSmallTiles) {
+  const DeviceLimits gpu = gpu_of_132_units();
+  const TuningDatabase database = blocked_and_wgmma_entries();
+  const auto choose = [&](const GemmProblem& problem, TensorCores cores) {
+    return choose_kernel(database, gpu, problem, Precision::TF32x3, cores);
+  };
+  for (const auto& small :
+       {GemmProblem::packed(1, 1, 1), GemmProblem::packed(64, 64, 64),
+        GemmProblem::packed(128, 128, 128), GemmProblem::packed(384, 384, 384),
+        GemmProblem::packed(512, 512, 512), GemmProblem::packed(1024, 1024, 128),
+        GemmProblem::packed_batch(32, 32, 32, 8192), GemmProblem::packed_batch(128, 128, 128, 1024),
+        GemmProblem::packed_batch(256, 256, 256, 64)}) {
+    const auto choice = choose(small, TensorCores::Wgmma);
+    EXPECT_EQ(kernel_and_options(choice),
+              "tensorcore STAGES=2 TILE_K=16 TILE_M=64 TILE_N=64 VEC=4 WARP_M=32 WARP_N=32")
+        << choice.reason;
+    EXPECT_NE(choice.reason.find("small for wgmma's tiles"), std::string::npos) << choice.reason;
+    EXPECT_EQ(choose(small, TensorCores::MmaSync).reason.find("small for wgmma's tiles"),
+              std::string::npos);
+  }
+  // One row above 512^3, 768^3, and batches of products above 256^3 (512 x 512 x 128 x 32 is
+  // 2^25 each, 1024^3 x 16 2^30) stay on wgmma.
+  for (const auto& large : {GemmProblem::packed(513, 512, 512), GemmProblem::packed(768, 768, 768),
+                            GemmProblem::packed_batch(512, 512, 128, 32),
+                            GemmProblem::packed_batch(1024, 1024, 1024, 16)}) {
+    const auto choice = choose(large, TensorCores::Wgmma);
+    EXPECT_EQ(choice.kernel, "wgmma") << choice.reason;
+  }
+  // A GEMV-like product within 512^3 runs gemv.
+  EXPECT_EQ(choose(GemmProblem::packed(4, 4096, 4096), TensorCores::Wgmma).kernel, "gemv");
+}
+
+// GEMV-like calls in 3xTF32 on a GPU run gemv on blocks of 4 where its entry has blocks of 8,
+// with the entry's lanes and slices (the same work-items per group); FP32 and TF32 keep the
+// entry's blocks.
+TEST(Tuning, GemvTakesBlocksOfFourIn3xTf32OnGpus) {
+  DeviceLimits gpu = gpu_of_132_units();
+  TuningDatabase database;
+  TunedEntry gemv = entry("G", "gemv", 0);
+  gemv.kernel = "gemv";
+  gemv.options = {{"SMALL", 8},     {"LANES", 4}, {"SPLIT", 64}, {"VEC", 8},
+                  {"PASS_ROWS", 4}, {"AHEAD", 2}, {"UNROLL", 1}};
+  gemv.m = 8, gemv.n = gemv.k = 4096;
+  database.put(gemv);
+  const auto choose = [&](const GemmProblem& problem, Precision p) {
+    return choose_kernel(database, gpu, problem, p, TensorCores::Wgmma);
+  };
+  for (const auto& problem :
+       {GemmProblem::packed(8, 4096, 4096), GemmProblem::packed(1, 6144, 4096),
+        GemmProblem::packed(4096, 3, 4096)}) {
+    const auto choice = choose(problem, Precision::TF32x3);
+    EXPECT_EQ(choice.kernel, "gemv") << choice.reason;
+    EXPECT_EQ(choice.overrides.at("VEC"), 4) << choice.reason;
+    EXPECT_EQ(choice.overrides.at("LANES"), 4) << choice.reason;
+    EXPECT_EQ(choice.overrides.at("SPLIT"), 64) << choice.reason;
+    EXPECT_NE(choice.reason.find("on blocks of 4 ("), std::string::npos) << choice.reason;
+    for (Precision p : {Precision::FP32, Precision::TF32}) {
+      const auto kept = choose(problem, p);
+      EXPECT_EQ(kept.kernel, "gemv") << kept.reason;
+      EXPECT_EQ(kept.overrides.at("VEC"), 8) << kept.reason;
+      EXPECT_EQ(kept.overrides.at("LANES"), 4) << kept.reason;
+      EXPECT_EQ(kept.overrides.at("SPLIT"), 64) << kept.reason;
+    }
   }
 }
 
@@ -704,11 +786,6 @@ TEST(Tuning, ThinProductsLeaveTheTensorCores) {
   tensor.kernel = "tensorcore", tensor.precision = Precision::TF32;
   tensor.options = {{"STAGES", 2}};
   database.put(tensor);
-  const auto kernel_and_options = [](const KernelChoice& c) {
-    std::string text = c.kernel;
-    for (const auto& [name, value] : c.overrides) text += " " + name + "=" + std::to_string(value);
-    return text;
-  };
   for (Precision p : {Precision::TF32, Precision::TF32x3})
     for (TensorCores cores : {TensorCores::MmaSync, TensorCores::Wgmma, TensorCores::None}) {
       const bool on_cores = cores != TensorCores::None;
@@ -723,8 +800,11 @@ TEST(Tuning, ThinProductsLeaveTheTensorCores) {
         const auto choice = choose(shape);
         EXPECT_EQ(choice.kernel, "gemv") << where << ": " << choice.reason;
         EXPECT_NE(choice.reason.find("GEMV-like"), std::string::npos) << choice.reason;
+        // 3xTF32 on blocks of 4 (GemvTakesBlocksOfFourIn3xTf32OnGpus).
         if (shape.batch == 1)
-          EXPECT_EQ(kernel_and_options(choice), "gemv SPLIT=64") << where << ": " << choice.reason;
+          EXPECT_EQ(kernel_and_options(choice),
+                    p == Precision::TF32x3 ? "gemv SPLIT=64 VEC=4" : "gemv SPLIT=64")
+              << where << ": " << choice.reason;
       }
       // 16-32 rows where the tensor cores are wgmma's: tensorcore's thin tiles in both
       // precisions (on the H100 3.6x wgmma's speed in 3xTF32, 1.13x blocked's in TF32).
