@@ -172,13 +172,14 @@ constexpr std::int64_t kTensorCoreMinRows = 32;
 constexpr std::int64_t kTensorCoreMidRows = 128;
 // TF32 calls on a device that runs wgmma of at most kWgmmaSmallCallWork multiply-adds in all
 // (512^3), or batches of products of at most kWgmmaSmallProductWork (128^3) each, leave wgmma
-// for the FMA kernels, which round the operands to TF32 once (small_for_wgmma): wgmma's 128-row
-// tiles and packs cost more there than the tensor cores save. On the H100, TF32 per call,
-// GFLOP/s, wgmma before and blocked after: 128^3 78 -> 253, 256^3 617 -> 1,663, 512^3 4,569 ->
-// 9,001, 32^3 x 8192 1,399 -> 8,719, 128^3 x 1024 17,732 -> 24,422 (blocked's TF32 runs at
+// (small_for_wgmma): wgmma's 128-row tiles and packs cost more there than the tensor cores
+// save. Those of products narrower than kSmallTilesMinSide run on the FMA kernels, which round
+// the operands to TF32 once, the others on tensorcore's small tiles (below). On the H100, TF32 per
+// call, GFLOP/s, wgmma before and blocked after: 128^3 78 -> 253, 256^3 617 -> 1,663, 512^3 4,569
+// -> 9,001, 32^3 x 8192 1,399 -> 8,719, 128^3 x 1024 17,732 -> 24,422 (blocked's TF32 runs at
 // 0.97-1.0x its FP32 there). From 768^3 wgmma is faster (21,284 against FP32's 17,932); at
-// 640^3 blocked ran 12,866, wgmma was not measured. 3xTF32 keeps wgmma: blocked multiplies three
-// times with FMAs (7-30x slower at these shapes).
+// 640^3 blocked ran 12,866, wgmma was not measured. 3xTF32 never goes to blocked, which
+// multiplies three times with FMAs (7-30x slower at these shapes).
 constexpr double kWgmmaSmallCallWork = double(1 << 27);
 constexpr double kWgmmaSmallProductWork = double(1 << 21);
 // 3xTF32 calls there of at most kWgmmaSmallCallWork multiply-adds in all, or batches of products
@@ -189,12 +190,18 @@ constexpr double kWgmmaSmallProductWork = double(1 << 21);
 // -> 32, 128^3 136 -> 212*, 256^3 1,002 -> 1,311*, 384^3 3,190 -> 3,687, 512^3 6,943 -> 7,130*,
 // 32^3 x 8192 2,131 -> 5,508, 128^3 x 1024 13,315 -> 29,519, 256^3 x 64 19,575 -> 28,408; wgmma
 // stays faster from 768^3 (18,437 against 14,700) and at 1024^3 x 16 (50,114 against 38,301).
+// Small TF32 calls (small_for_wgmma) run those tiles too where both sides of each product are
+// at least kSmallTilesMinSide: on the H100, TF32 per call, GFLOP/s, blocked against them: 128^3
+// 169 -> 226, 256^3 1,287 -> 1,319, 512^3 7,128 -> 8,842, 128^3 x 1024 23,763 -> 30,203; but
+// 32^3 x 8192 7,902 -> 6,755 (a 64 x 64 tile three quarters empty), so narrower ones stay on
+// blocked.
 constexpr double kTf32x3SmallProductWork = double(1 << 24);
+constexpr std::int64_t kSmallTilesMinSide = 64;
 // tensorcore's tiles for a thin product of `rows` rows: up to kTensorCoreMinRows, 32 x 128 x 32,
 // two warps of 16 x 64, two stages; beyond, 64 x 128 x 16, four warps of 32 x 64, three stages.
 KernelOptions tensorcore_thin_tiles(std::int64_t rows);
-// tensorcore's tiles for a small 3xTF32 call (kTf32x3SmallProductWork): 64 x 64 x 16, four warps
-// of 32 x 32, two stages.
+// tensorcore's tiles for a small TF32 or 3xTF32 call (kTf32x3SmallProductWork): 64 x 64 x 16,
+// four warps of 32 x 32, two stages.
 KernelOptions tensorcore_small_tiles();
 // FP32 calls of K at most kShortPipelineDepth (32 slices of 8 or fewer) pay the start of each
 // work-group's pipeline once per few slices; on NVIDIA devices with cp.async (compute capability

@@ -57,9 +57,12 @@ bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std
 
 bool runs_small_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
                                  std::int64_t n, std::int64_t k, std::int64_t batch) {
-  if (precision != Precision::TF32x3 || !tensorcore_beside_wgmma(precision, cores) ||
+  if (!tensorcore_beside_wgmma(precision, cores) ||
       is_gemv_regime(m, n, k, thin_for_tensor_cores_rows(precision, cores)))
     return false;
+  if (precision == Precision::TF32)
+    return small_for_wgmma(precision, cores, m, n, k, batch) &&
+           std::min(m, n) >= kSmallTilesMinSide;
   const double product = double(m) * double(n) * double(k);
   return product * double(batch) <= kWgmmaSmallCallWork || product <= kTf32x3SmallProductWork;
 }
@@ -174,9 +177,8 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
   if (tensorcore_beside_wgmma(precision, cores))
     for (std::int64_t rows : {kTensorCoreMinRows, kTensorCoreMidRows})
       add("tensorcore", tensorcore_thin_tiles(rows));
-  // Small 3xTF32 calls' tiles (runs_small_tensorcore_tiles).
-  if (precision == Precision::TF32x3 && tensorcore_beside_wgmma(precision, cores))
-    add("tensorcore", tensorcore_small_tiles());
+  // Small calls' tiles (runs_small_tensorcore_tiles).
+  if (tensorcore_beside_wgmma(precision, cores)) add("tensorcore", tensorcore_small_tiles());
   // Short-K calls' pipeline (runs_short_k_pipeline).
   if (short_k_pipeline_runs(precision, device)) add("blocked", blocked_short_k_tiles());
   return out;

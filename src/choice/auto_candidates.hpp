@@ -47,9 +47,10 @@ bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int
 bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std::int64_t n,
                      std::int64_t k, std::int64_t batch);
 // Whether a call of `batch` m x n x k products runs tensorcore on tensorcore_small_tiles()
-// (kernel_spec.hpp's kTf32x3SmallProductWork says why): 3xTF32 on a device that runs wgmma, not
-// in gemv's regime there, at most kWgmmaSmallCallWork multiply-adds in all or a batch of
-// products of at most kTf32x3SmallProductWork each.
+// (kernel_spec.hpp's kTf32x3SmallProductWork says why), on a device that runs wgmma and not in
+// gemv's regime there: in 3xTF32 at most kWgmmaSmallCallWork multiply-adds in all or a batch of
+// products of at most kTf32x3SmallProductWork each; in TF32 a call small_for_wgmma() whose
+// products have both sides at least kSmallTilesMinSide.
 bool runs_small_tensorcore_tiles(Precision precision, TensorCores cores, std::int64_t m,
                                  std::int64_t n, std::int64_t k, std::int64_t batch);
 // Whether a call of `batch` m x n x k products runs blocked_short_k_tiles() (kernel_spec.hpp's

@@ -180,7 +180,7 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
                     "packs)";
     return choice;
   }
-  // A 3xTF32 call too small for wgmma's tiles runs tensorcore's small ones.
+  // A TF32 or 3xTF32 call too small for wgmma's tiles runs tensorcore's small ones.
   if (detail::runs_small_tensorcore_tiles(precision, cores, shape.m, shape.n, shape.k,
                                           shape.batch)) {
     KernelChoice choice;

@@ -277,6 +277,11 @@ std::string kernel_and_options(const KernelChoice& c) {
   return text;
 }
 
+// tensorcore's tiles for small TF32 and 3xTF32 calls where the device runs wgmma, as
+// kernel_and_options() writes them.
+const char* const kSmallTensorcoreTiles =
+    "tensorcore STAGES=2 TILE_K=16 TILE_M=64 TILE_N=64 VEC=4 WARP_M=32 WARP_N=32";
+
 // A tuning file with a medium FP32 entry of blocked on 64-row tiles and large TF32 and 3xTF32
 // entries of wgmma, as the H200's.
 TuningDatabase blocked_and_wgmma_entries() {
@@ -293,6 +298,10 @@ TuningDatabase blocked_and_wgmma_entries() {
   return database;
 }
 
+// TF32 calls of at most 512^3 multiply-adds, or batches of products of at most 128^3 each, leave
+// wgmma where the device runs it: for tensorcore's small tiles where both sides of each product
+// are at least 64, else for blocked's FP32 entries; devices with mma.sync only keep tensorcore's
+// tuned choice.
 TEST(Tuning, SmallTf32CallsLeaveWgmma) {
   DeviceLimits gpu = gpu_of_132_units();
   const TuningDatabase database = blocked_and_wgmma_entries();
@@ -300,14 +309,23 @@ TEST(Tuning, SmallTf32CallsLeaveWgmma) {
     return choose_kernel(database, gpu, problem, p, cores);
   };
   for (const auto& small :
-       {GemmProblem::packed(128, 128, 128), GemmProblem::packed(512, 512, 512),
-        GemmProblem::packed(1024, 1024, 128), GemmProblem::packed_batch(32, 32, 32, 8192),
+       {GemmProblem::packed(64, 64, 64), GemmProblem::packed(128, 128, 128),
+        GemmProblem::packed(512, 512, 512), GemmProblem::packed(1024, 1024, 128),
         GemmProblem::packed_batch(128, 128, 128, 1024)}) {
     const auto choice = choose(small, Precision::TF32, TensorCores::Wgmma);
+    EXPECT_EQ(kernel_and_options(choice), kSmallTensorcoreTiles) << choice.reason;
+    EXPECT_NE(choice.reason.find("small for wgmma's tiles"), std::string::npos) << choice.reason;
+    EXPECT_EQ(choose(small, Precision::TF32, TensorCores::MmaSync).reason.find("small for"),
+              std::string::npos);
+  }
+  for (const auto& narrow :
+       {GemmProblem::packed(63, 300, 300), GemmProblem::packed(512, 48, 1024),
+        GemmProblem::packed_batch(32, 32, 32, 8192), GemmProblem::packed_batch(64, 32, 64, 4096)}) {
+    const auto choice = choose(narrow, Precision::TF32, TensorCores::Wgmma);
     EXPECT_EQ(choice.kernel, "blocked") << choice.reason;
     EXPECT_EQ(choice.overrides.at("TILE_M"), 64) << choice.reason;
     EXPECT_NE(choice.reason.find("small for wgmma's tiles"), std::string::npos) << choice.reason;
-    EXPECT_EQ(choose(small, Precision::TF32, TensorCores::MmaSync).kernel, "tensorcore");
+    EXPECT_EQ(choose(narrow, Precision::TF32, TensorCores::MmaSync).kernel, "tensorcore");
   }
   // 513 x 512 x 512 (one row above 512^3), 768^3, 1024^3, and a batch of 32 products of
   // 512 x 512 x 128 (2^25 each, 2^30 in all) stay on wgmma.
@@ -336,9 +354,7 @@ TEST(Tuning, Small3xTf32CallsRunTensorcoreOnSmallTiles) {
         GemmProblem::packed_batch(32, 32, 32, 8192), GemmProblem::packed_batch(128, 128, 128, 1024),
         GemmProblem::packed_batch(256, 256, 256, 64)}) {
     const auto choice = choose(small, TensorCores::Wgmma);
-    EXPECT_EQ(kernel_and_options(choice),
-              "tensorcore STAGES=2 TILE_K=16 TILE_M=64 TILE_N=64 VEC=4 WARP_M=32 WARP_N=32")
-        << choice.reason;
+    EXPECT_EQ(kernel_and_options(choice), kSmallTensorcoreTiles) << choice.reason;
     EXPECT_NE(choice.reason.find("small for wgmma's tiles"), std::string::npos) << choice.reason;
     EXPECT_EQ(choose(small, TensorCores::MmaSync).reason.find("small for wgmma's tiles"),
               std::string::npos);
@@ -417,11 +433,11 @@ TEST(Tuning, ShortKCallsRunThePipelineOfCopies) {
     EXPECT_EQ(choice.overrides, pipeline) << choice.reason;
     EXPECT_NE(choice.reason.find("is short"), std::string::npos) << choice.reason;
   }
-  // TF32 small for wgmma runs blocked on its tuned entries, not the pipeline: with the copies
-  // the operands would be rounded at every fragment read.
+  // TF32 small for wgmma runs tensorcore's small tiles (SmallTf32CallsLeaveWgmma), not blocked's
+  // pipeline: with its copies the operands would be rounded at every fragment read.
   const auto tf32 = choose(GemmProblem::packed_batch(128, 128, 128, 1024), Precision::TF32,
                            TensorCores::Wgmma, gpu);
-  EXPECT_EQ(tf32.kernel, "blocked") << tf32.reason;
+  EXPECT_EQ(tf32.kernel, "tensorcore") << tf32.reason;
   EXPECT_EQ(tf32.overrides.count("ASYNC_COPY"), 0u) << tf32.reason;
   EXPECT_NE(tf32.reason.find("small for wgmma's tiles"), std::string::npos) << tf32.reason;
   // On the tensor cores (3xTF32; TF32 beyond wgmma's small calls), K of 257, one wave of tiles
