@@ -43,7 +43,8 @@ bool runs_thin_tensorcore_tiles(Precision precision, TensorCores cores, std::int
 // Whether a call of `batch` m x n x k products is too small for wgmma in this precision here
 // (kernel_spec.hpp's kWgmmaSmallCallWork says why): TF32 on a device that runs wgmma, at most
 // kWgmmaSmallCallWork multiply-adds in all or a batch of products of at most
-// kWgmmaSmallProductWork each. Such calls run as on a device without tensor cores.
+// kWgmmaSmallProductWork each. Such calls leave wgmma: for tensorcore's small tiles where
+// runs_small_tensorcore_tiles(), else as on a device without tensor cores.
 bool small_for_wgmma(Precision precision, TensorCores cores, std::int64_t m, std::int64_t n,
                      std::int64_t k, std::int64_t batch);
 // Whether a call of `batch` m x n x k products runs tensorcore on tensorcore_small_tiles()
