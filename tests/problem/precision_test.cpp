@@ -554,10 +554,12 @@ TEST(Errors, TensorCoreKernelsNeedTensorCores) {
 }
 
 // GemmRecord says which precision ran and how; 'auto' runs tensorcore for the TF32 modes
-// exactly where the device has tensor cores, and never for FP32.
+// exactly where the device has tensor cores, and never for FP32. The product is small but at
+// least 64 wide on both sides: narrower small TF32 calls leave the tensor cores where the device
+// runs wgmma (kSmallTilesMinSide), wider ones run tensorcore's small tiles.
 TEST(Timing, PrecisionPathSaysHowTheProductsWereComputed) {
   const bool tensor_cores = shared_context().has_tensor_cores();
-  const GemmProblem p = row_major_problem(17, 33, 9, 1.0f, 0.0f);
+  const GemmProblem p = row_major_problem(65, 97, 9, 1.0f, 0.0f);
   const auto a = random_matrix(p.a_elements(), 1), b = random_matrix(p.b_elements(), 2);
   std::vector<float> c(p.c_elements(), 0.0f);
   auto run = [&](const std::string& kernel, Precision precision) {
