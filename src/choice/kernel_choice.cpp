@@ -155,6 +155,16 @@ std::string packs_do_not_fit(const std::string& kernel, const KernelOptions& opt
          " bytes here";
 }
 
+// A choice a rule fixes before any tuned entry is weighed: the kernel, its overrides, and why.
+KernelChoice fixed_choice(const std::string& kernel, const KernelOptions& overrides,
+                          const std::string& reason) {
+  KernelChoice choice;
+  choice.kernel = kernel;
+  choice.overrides = overrides;
+  choice.reason = reason;
+  return choice;
+}
+
 }  // namespace
 
 KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& device,
@@ -171,38 +181,28 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   const Shape shape = call_shape(call);
   // A product of few rows, too thin for wgmma's tiles, runs tensorcore's thin ones.
   if (detail::runs_thin_tensorcore_tiles(precision, cores, shape.m, shape.n, shape.k)) {
-    KernelChoice choice;
-    choice.kernel = "tensorcore";
-    choice.overrides = detail::tensorcore_thin_tiles(shape.m);
-    choice.reason = "thin for wgmma's tiles, " + describe_shape(shape) + ": tensorcore on " +
-                    std::to_string(choice.overrides.at("TILE_M")) +
-                    "-row tiles, which copies A and B into local memory as they are stored (no "
-                    "packs)";
-    return choice;
+    const KernelOptions tiles = detail::tensorcore_thin_tiles(shape.m);
+    return fixed_choice("tensorcore", tiles,
+                        "thin for wgmma's tiles, " + describe_shape(shape) + ": tensorcore on " +
+                            std::to_string(tiles.at("TILE_M")) +
+                            "-row tiles, which copies A and B into local memory as they are "
+                            "stored (no packs)");
   }
   // A TF32 or 3xTF32 call too small for wgmma's tiles runs tensorcore's small ones.
-  if (detail::runs_small_tensorcore_tiles(precision, cores, shape.m, shape.n, shape.k,
-                                          shape.batch)) {
-    KernelChoice choice;
-    choice.kernel = "tensorcore";
-    choice.overrides = detail::tensorcore_small_tiles();
-    choice.reason = "small for wgmma's tiles, " + describe_shape(shape) +
-                    ": tensorcore on 64 x 64 tiles, which copies A and B into local memory as "
-                    "they are stored (no packs)";
-    return choice;
-  }
+  if (detail::runs_small_tensorcore_tiles(precision, cores, shape.m, shape.n, shape.k, shape.batch))
+    return fixed_choice("tensorcore", detail::tensorcore_small_tiles(),
+                        "small for wgmma's tiles, " + describe_shape(shape) +
+                            ": tensorcore on 64 x 64 tiles, which copies A and B into local "
+                            "memory as they are stored (no packs)");
   // An FP32 call of short K on a device with cp.async runs blocked's pipeline of copies.
-  if (detail::runs_short_k_pipeline(precision, device, shape.m, shape.n, shape.k, shape.batch)) {
-    KernelChoice choice;
-    choice.kernel = "blocked";
-    choice.overrides = detail::blocked_short_k_tiles();
-    choice.reason = "K of " + describe_shape(shape) + " is short (at most " +
-                    std::to_string(detail::kShortPipelineDepth) +
-                    "): blocked on 64 x 128 tiles with three stages of asynchronous copies";
-    return choice;
-  }
-  // A product too thin for the tensor cores' tiles, or a TF32 call too small for wgmma's, is
-  // computed as on a device without them.
+  if (detail::runs_short_k_pipeline(precision, device, shape.m, shape.n, shape.k, shape.batch))
+    return fixed_choice("blocked", detail::blocked_short_k_tiles(),
+                        "K of " + describe_shape(shape) + " is short (at most " +
+                            std::to_string(detail::kShortPipelineDepth) +
+                            "): blocked on 64 x 128 tiles with three stages of asynchronous "
+                            "copies");
+  // A product too thin for the tensor cores' tiles, or a TF32 call too small for wgmma's and
+  // too narrow for tensorcore's small tiles, is computed as on a device without them.
   std::string thin = "";
   const std::int64_t thin_rows = detail::thin_for_tensor_cores_rows(precision, cores);
   if (detail::on_tensor_cores(precision, cores) &&
