@@ -7,14 +7,7 @@
 // a tile of TM x TN outputs needs (TM + TN) * 4 bytes per step of K for 2 * TM * TN flops. A
 // measuring tool for the device machine:
 //   cache_bandwidth [GROUPS_PER_UNIT]       (default 8 work-groups of 256 per compute unit)
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <vector>
+#include "probe_setup.hpp"
 
 namespace {
 
@@ -38,65 +31,39 @@ __kernel void read_passes(__global const float4* data, const uint count, const u
 }
 )CLC";
 
-void check(cl_int code, const char* what) {
-  if (code == CL_SUCCESS) return;
-  std::fprintf(stderr, "cache_bandwidth: %s failed (%d)\n", what, code);
-  std::exit(2);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  char* end = nullptr;
-  const long groups_per_unit = argc > 1 ? std::strtol(argv[1], &end, 10) : 8;
-  if (argc > 2 || (argc > 1 && (*end != '\0' || groups_per_unit < 1 || groups_per_unit > 64))) {
-    std::fprintf(
-        stderr,
-        "cache_bandwidth: GROUPS_PER_UNIT must be one whole number from 1 to 64 (work-groups "
-        "of 256 per compute unit), got '%s'\n",
-        argc > 1 ? argv[1] : "");
-    return 2;
-  }
-  cl_platform_id platforms[8];
-  cl_uint platform_count = 0;
-  check(clGetPlatformIDs(8, platforms, &platform_count), "clGetPlatformIDs");
-  cl_device_id device = nullptr;
-  for (cl_uint p = 0; p < platform_count && !device; ++p)
-    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_GPU, 1, &device, nullptr) != CL_SUCCESS)
-      device = nullptr;
-  if (!device) {
-    std::fprintf(stderr, "cache_bandwidth: no GPU\n");
-    return 2;
-  }
-  char name[256] = {};
-  cl_uint units = 0;
-  clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, nullptr);
-  clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+  probe::tool_name() = "cache_bandwidth";
+  if (argc > 2) probe::fail("usage: cache_bandwidth [GROUPS_PER_UNIT]");
+  const long groups_per_unit =
+      argc > 1 ? probe::whole_number(argv[1], 1, 64,
+                                     "GROUPS_PER_UNIT (work-groups of 256 per compute unit)")
+               : 8;
+  const probe::Device device = probe::open_device();
   cl_int code = 0;
-  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &code);
-  check(code, "clCreateContext");
   const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, properties, &code);
-  check(code, "clCreateCommandQueueWithProperties");
-  cl_program program = clCreateProgramWithSource(context, 1, &kSource, nullptr, &code);
-  check(code, "clCreateProgramWithSource");
-  check(clBuildProgram(program, 1, &device, "", nullptr, nullptr), "clBuildProgram");
-  cl_kernel kernel = clCreateKernel(program, "read_passes", &code);
-  check(code, "clCreateKernel");
+  cl_command_queue queue =
+      clCreateCommandQueueWithProperties(device.context, device.id, properties, &code);
+  probe::check(code, "clCreateCommandQueueWithProperties");
+  cl_kernel kernel = probe::build_kernel(device, kSource, "read_passes");
 
-  const std::size_t local = 256, global = std::size_t(units) * groups_per_unit * local;
-  std::printf("%s, %u compute units, %zu work-items in groups of %zu\n", name, units, global,
-              local);
+  const std::size_t local = 256,
+                    global = std::size_t(device.compute_units) * groups_per_unit * local;
+  std::printf("%s, %u compute units, %zu work-items in groups of %zu\n", device.name.c_str(),
+              device.compute_units, global, local);
   std::printf("%12s %8s %12s\n", "buffer MiB", "passes", "GB/s");
-  cl_mem sink = clCreateBuffer(context, CL_MEM_READ_WRITE, global * sizeof(float), nullptr, &code);
-  check(code, "clCreateBuffer");
+  cl_mem sink =
+      clCreateBuffer(device.context, CL_MEM_READ_WRITE, global * sizeof(float), nullptr, &code);
+  probe::check(code, "clCreateBuffer");
   for (const std::size_t mib : {4, 8, 16, 24, 32, 40, 48, 64, 1024}) {
     const std::size_t bytes = mib << 20;
-    cl_mem data = clCreateBuffer(context, CL_MEM_READ_ONLY, bytes, nullptr, &code);
-    check(code, "clCreateBuffer");
+    cl_mem data = clCreateBuffer(device.context, CL_MEM_READ_ONLY, bytes, nullptr, &code);
+    probe::check(code, "clCreateBuffer");
     const float zero = 0.0f;
-    check(clEnqueueFillBuffer(queue, data, &zero, sizeof zero, 0, bytes, 0, nullptr, nullptr),
-          "clEnqueueFillBuffer");
+    probe::check(
+        clEnqueueFillBuffer(queue, data, &zero, sizeof zero, 0, bytes, 0, nullptr, nullptr),
+        "clEnqueueFillBuffer");
     const cl_uint count = cl_uint(bytes / 16);
     const cl_uint passes = cl_uint(std::max<std::size_t>(1, (std::size_t(2) << 30) / bytes));
     clSetKernelArg(kernel, 0, sizeof data, &data);
@@ -105,25 +72,16 @@ int main(int argc, char** argv) {
     clSetKernelArg(kernel, 3, sizeof sink, &sink);
     std::vector<double> seconds;
     for (int run = 0; run < 7; ++run) {
-      cl_event event;
-      check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &event),
-            "clEnqueueNDRangeKernel");
-      clWaitForEvents(1, &event);
-      cl_ulong start = 0, end = 0;
-      clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
-      clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
-      clReleaseEvent(event);
-      if (run > 0) seconds.push_back(double(end - start) * 1e-9);  // the first warms the cache
+      const double s = probe::timed_launch(queue, kernel, global, local);
+      if (run > 0) seconds.push_back(s);  // the first warms the cache
     }
-    std::sort(seconds.begin(), seconds.end());
-    const double median = seconds[seconds.size() / 2];
-    std::printf("%12zu %8u %12.0f\n", mib, passes, double(bytes) * passes / median * 1e-9);
+    std::printf("%12zu %8u %12.0f\n", mib, passes,
+                double(bytes) * passes / probe::median(seconds) * 1e-9);
     clReleaseMemObject(data);
   }
   clReleaseMemObject(sink);
   clReleaseKernel(kernel);
-  clReleaseProgram(program);
   clReleaseCommandQueue(queue);
-  clReleaseContext(context);
+  clReleaseContext(device.context);
   return 0;
 }
