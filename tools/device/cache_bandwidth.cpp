@@ -11,21 +11,11 @@
 
 namespace {
 
-const char* kSource = R"CLC(
+const char* kKernel = R"CLC(
 __kernel void read_passes(__global const float4* data, const uint count, const uint passes,
                           __global float* sink) {
-  const uint stride = get_global_size(0);
-  float4 sum = (float4)(0.0f);
-  for (uint p = 0; p < passes; ++p) {
-    // Each pass starts 4113 vectors further on (odd, so no earlier pass repeats), so that a
-    // work-item reads what a work-item of another group read before: the bytes come from L2,
-    // not from the L1 cache of the multiprocessor that read them in the last pass.
-    const uint shift = (uint)(((ulong)p * 4113u) % count);
-    for (uint i = get_global_id(0); i < count; i += stride) {
-      const uint j = i + shift;
-      sum += data[j >= count ? j - count : j];
-    }
-  }
+  const float4 sum =
+      shifted_passes(data, count, passes, get_global_id(0), get_global_size(0));
   // Stored only when impossible, so the reads stay and almost nothing is written.
   if (sum.x == -1.0f) sink[get_global_id(0)] = sum.y + sum.z + sum.w;
 }
@@ -35,18 +25,12 @@ __kernel void read_passes(__global const float4* data, const uint count, const u
 
 int main(int argc, char** argv) {
   probe::tool_name() = "cache_bandwidth";
-  if (argc > 2) probe::fail("usage: cache_bandwidth [GROUPS_PER_UNIT]");
-  const long groups_per_unit =
-      argc > 1 ? probe::whole_number(argv[1], 1, 64,
-                                     "GROUPS_PER_UNIT (work-groups of 256 per compute unit)")
-               : 8;
+  const long groups_per_unit = probe::groups_per_unit_argument(argc, argv, 1, 64, 8);
   const probe::Device device = probe::open_device();
-  cl_int code = 0;
-  const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue queue =
-      clCreateCommandQueueWithProperties(device.context, device.id, properties, &code);
-  probe::check(code, "clCreateCommandQueueWithProperties");
-  cl_kernel kernel = probe::build_kernel(device, kSource, "read_passes");
+  cl_command_queue queue = probe::profiling_queue(device);
+  cl_kernel kernel =
+      probe::build_kernel(device, std::string(probe::kShiftedPasses) + kKernel, "read_passes");
+  cl_int code = CL_SUCCESS;
 
   const std::size_t local = 256,
                     global = std::size_t(device.compute_units) * groups_per_unit * local;

@@ -16,7 +16,7 @@
 
 namespace {
 
-const char* kSource = R"CLC(
+const char* kKernel = R"CLC(
 // regions: how many regions of `region` float4s the buffer holds; paired: 1 or 0.
 __kernel void paired_reads(__global const float4* data, const uint region, const uint regions,
                            const uint groups_per_unit, const uint passes, const uint paired,
@@ -30,14 +30,7 @@ __kernel void paired_reads(__global const float4* data, const uint region, const
   const uint slot = paired ? order / 2 : order;
   const uint chosen = (sm * groups_per_unit + slot) % regions;
   __global const float4* base = data + (size_t)chosen * region;
-  float4 sum = (float4)(0.0f);
-  for (uint p = 0; p < passes; ++p) {
-    const uint shift = (uint)(((ulong)p * 4113u) % region);
-    for (uint i = get_local_id(0); i < region; i += get_local_size(0)) {
-      const uint j = i + shift;
-      sum += base[j >= region ? j - region : j];
-    }
-  }
+  const float4 sum = shifted_passes(base, region, passes, get_local_id(0), get_local_size(0));
   if (sum.x == -1.0f) sink[get_global_id(0)] = sum.y + sum.z + sum.w;
 }
 )CLC";
@@ -46,19 +39,13 @@ __kernel void paired_reads(__global const float4* data, const uint region, const
 
 int main(int argc, char** argv) {
   probe::tool_name() = "paired_reads";
-  if (argc > 2) probe::fail("usage: paired_reads [GROUPS_PER_UNIT]");
-  const long groups_per_unit =
-      argc > 1 ? probe::whole_number(argv[1], 2, 16,
-                                     "GROUPS_PER_UNIT (work-groups of 256 per compute unit)")
-               : 4;
+  const long groups_per_unit = probe::groups_per_unit_argument(argc, argv, 2, 16, 4);
   if (groups_per_unit % 2 != 0) probe::fail("GROUPS_PER_UNIT must be even (pairs)");
   const probe::Device device = probe::open_device();
-  cl_int code = 0;
-  const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue queue =
-      clCreateCommandQueueWithProperties(device.context, device.id, properties, &code);
-  probe::check(code, "clCreateCommandQueueWithProperties");
-  cl_kernel kernel = probe::build_kernel(device, kSource, "paired_reads");
+  cl_command_queue queue = probe::profiling_queue(device);
+  cl_kernel kernel =
+      probe::build_kernel(device, std::string(probe::kShiftedPasses) + kKernel, "paired_reads");
+  cl_int code = CL_SUCCESS;
 
   // Regions of 512 KiB, more than an L1 holds, so a pass's bytes leave it before the next pass;
   // 48 of them, 24 MiB, stay in L2.

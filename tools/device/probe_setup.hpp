@@ -64,9 +64,10 @@ inline Device open_device(bool any_device = false) {
 }
 
 // Kernel `name` of `source`, built for the device; the build log where the build fails.
-inline cl_kernel build_kernel(const Device& d, const char* source, const char* name) {
+inline cl_kernel build_kernel(const Device& d, const std::string& source, const char* name) {
   cl_int code = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(d.context, 1, &source, nullptr, &code);
+  const char* text = source.c_str();
+  cl_program program = clCreateProgramWithSource(d.context, 1, &text, nullptr, &code);
   check(code, "clCreateProgramWithSource");
   if (clBuildProgram(program, 1, &d.id, "", nullptr, nullptr) != CL_SUCCESS) {
     std::size_t size = 0;
@@ -79,6 +80,35 @@ inline cl_kernel build_kernel(const Device& d, const char* source, const char* n
   check(code, "clCreateKernel");
   clReleaseProgram(program);  // the kernel keeps it
   return kernel;
+}
+
+// OpenCL C the reading probes share: the sum of `count` float4s of `data`, read by one
+// work-item at `first`, `first + stride`, ..., pass after pass. Each pass starts 4113 vectors
+// further on (odd, so no earlier pass repeats), so that a work-item reads what another read
+// before: its bytes come from L2, not from the L1 of the multiprocessor that read them in the
+// last pass.
+inline const char* const kShiftedPasses = R"CLC(
+float4 shifted_passes(__global const float4* data, const uint count, const uint passes,
+                      const uint first, const uint stride) {
+  float4 sum = (float4)(0.0f);
+  for (uint p = 0; p < passes; ++p) {
+    const uint shift = (uint)(((ulong)p * 4113u) % count);
+    for (uint i = first; i < count; i += stride) {
+      const uint j = i + shift;
+      sum += data[j >= count ? j - count : j];
+    }
+  }
+  return sum;
+}
+)CLC";
+
+// A queue whose launches report their times (CL_QUEUE_PROFILING_ENABLE).
+inline cl_command_queue profiling_queue(const Device& d) {
+  const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_int code = CL_SUCCESS;
+  cl_command_queue queue = clCreateCommandQueueWithProperties(d.context, d.id, properties, &code);
+  check(code, "clCreateCommandQueueWithProperties");
+  return queue;
 }
 
 inline double median(std::vector<double> values) {
@@ -109,6 +139,14 @@ inline long whole_number(const char* text, long low, long high, const char* what
     fail(std::string(what) + " must be one whole number from " + std::to_string(low) + " to " +
          std::to_string(high) + ", got '" + text + "'");
   return value;
+}
+
+// The probe's one optional argument, work-groups of 256 per compute unit: `fallback` where
+// none is given, else a whole number within [low, high]; anything else is a message and exit 2.
+inline long groups_per_unit_argument(int argc, char** argv, long low, long high, long fallback) {
+  if (argc > 2) fail(std::string("usage: ") + tool_name() + " [GROUPS_PER_UNIT]");
+  if (argc < 2) return fallback;
+  return whole_number(argv[1], low, high, "GROUPS_PER_UNIT (work-groups of 256 per compute unit)");
 }
 
 }  // namespace probe
