@@ -44,11 +44,11 @@ bool is_long_operand_regime(std::int64_t m, std::int64_t n, std::int64_t k, std:
          double(c.long_side) * double(k) >= double(kGemvStreamedFloats);
 }
 
-KernelOptions gemv_options_for_precision(KernelOptions options, Precision precision,
-                                         const DeviceLimits& device) {
+KernelOptions gemv_overrides_for_precision(KernelOptions overrides, const KernelOptions& options,
+                                           Precision precision, const DeviceLimits& device) {
   if (precision == Precision::TF32x3 && !is_cpu(device) && opt(options, "VEC") == 8)
-    options["VEC"] = 4;
-  return options;
+    overrides["VEC"] = 4;
+  return overrides;
 }
 
 KernelSpec gemv_spec() {

@@ -243,7 +243,8 @@ constexpr std::int64_t kTransposedAMinimumRows = 64;
 // (register_block_spec.cpp has the measurements).
 constexpr long kDeepSlabBytes = 256 * 1024;
 constexpr long kDeepRowBlocks = 8;
-// gemv's options for `precision` on `device`: 3xTF32 splits each element of the long operand
+// gemv's overrides for `precision` on `device`: `overrides` (which resolve to `options`) with
+// what that precision changes. 3xTF32 splits each element of the long operand
 // into its two TF32 parts as it is used, and on a GPU the 8 x 8 blocks (VEC = 8) of the tuned
 // entry then leave ptxas too few registers (it spilled 2.3 KB of the H200 entry, against none
 // with VEC = 4), so there 3xTF32 takes blocks of 4 with the entry's lanes and slices of K (the
@@ -253,8 +254,8 @@ constexpr long kDeepRowBlocks = 8;
 // twice the lanes (512 work-items, or 256 with half the slices) gained at most 3%. In FP32
 // and TF32 the 8 x 8 blocks are faster at 8 rows (TF32 4096 x 8 x 4096 2.61 against 1.72
 // TFLOP/s), so they keep them.
-KernelOptions gemv_options_for_precision(KernelOptions options, Precision precision,
-                                         const DeviceLimits& device);
+KernelOptions gemv_overrides_for_precision(KernelOptions overrides, const KernelOptions& options,
+                                           Precision precision, const DeviceLimits& device);
 // The same short and long sides with any K, where the long operand (long side x K) holds at
 // least kGemvStreamedFloats (4 MiB, beyond a CPU's caches): streaming it once is the work
 // even when K is short. CPUs run gemv there too (kernel_choice.cpp); the tuning class is

@@ -143,13 +143,10 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
     });
     if (!known) out.push_back({kernel, overrides});
   };
-  // gemv's options as a call of this precision runs them (gemv_options_for_precision): the
-  // overrides, and the options that precision changes.
-  const auto gemv_for_precision = [&](KernelOptions overrides) {
-    const KernelOptions full = resolve_options("gemv", device, overrides);
-    for (const auto& [name, value] : gemv_options_for_precision(full, precision, device))
-      if (full.at(name) != value) overrides[name] = value;
-    return overrides;
+  // gemv's overrides as a call of this precision runs them (gemv_overrides_for_precision).
+  const auto gemv_for_precision = [&](const KernelOptions& overrides) {
+    return gemv_overrides_for_precision(overrides, resolve_options("gemv", device, overrides),
+                                        precision, device);
   };
 
   // On tensor cores, products too thin for them run as on a device without them
@@ -174,11 +171,12 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
         add(derived, derived == "gemv" ? gemv_for_precision({}) : KernelOptions{});
       }
     }
-  if (tensorcore_beside_wgmma(precision, cores))
+  // tensorcore's thin and small tiles (runs_thin_tensorcore_tiles, runs_small_tensorcore_tiles).
+  if (tensorcore_beside_wgmma(precision, cores)) {
     for (std::int64_t rows : {kTensorCoreMinRows, kTensorCoreMidRows})
       add("tensorcore", tensorcore_thin_tiles(rows));
-  // Small calls' tiles (runs_small_tensorcore_tiles).
-  if (tensorcore_beside_wgmma(precision, cores)) add("tensorcore", tensorcore_small_tiles());
+    add("tensorcore", tensorcore_small_tiles());
+  }
   // Short-K calls' pipeline (runs_short_k_pipeline).
   if (short_k_pipeline_runs(precision, device)) add("blocked", blocked_short_k_tiles());
   return out;

@@ -317,14 +317,12 @@ KernelChoice choose_kernel(const TuningDatabase& database, const DeviceLimits& d
   choice.kernel = best->kernel;
   choice.overrides = best->overrides;
   if (best->kernel == "gemv") {
-    const KernelOptions adjusted = gemv_options_for_precision(best->options, precision, device);
-    if (adjusted != best->options) {
-      for (const auto& [name, value] : adjusted)
-        if (best->options.at(name) != value) choice.overrides[name] = value;
+    choice.overrides =
+        gemv_overrides_for_precision(best->overrides, best->options, precision, device);
+    if (choice.overrides != best->overrides)
       reason += "; in " + std::string(precision_name(precision)) + " on blocks of " +
-                std::to_string(adjusted.at("VEC")) +
+                std::to_string(choice.overrides.at("VEC")) +
                 " (each element's two parts as it is used: fewer registers)";
-    }
   }
   choice.reason = reason + problems_note;
   return choice;

@@ -267,9 +267,6 @@ TEST(Tuning, WgmmaEntriesServeOnlyDevicesThatRunWgmma) {
   EXPECT_NE(too_large.reason.find("workspace limit"), std::string::npos) << too_large.reason;
 }
 
-// TF32 calls too small for wgmma's tiles and packs (at most 512^3 multiply-adds in all, or
-// batches of products of at most 128^3) leave wgmma for blocked on its FP32 entries, which rounds
-// the operands to TF32; larger calls, 3xTF32 and mma.sync devices keep the tensor cores.
 // A choice as its kernel and overrides, "kernel NAME=VALUE ...", the names in order.
 std::string kernel_and_options(const KernelChoice& c) {
   std::string text = c.kernel;
