@@ -36,6 +36,29 @@ int __attribute__((overloadable)) max(int a, int b) {
 int __attribute__((overloadable)) min(int a, int b) {
   return a < b ? a : b;
 }
+size_t __attribute__((overloadable)) get_num_groups(uint dimension) {
+  return dimension == 0   ? __nvvm_read_ptx_sreg_nctaid_x()
+         : dimension == 1 ? __nvvm_read_ptx_sreg_nctaid_y()
+                          : __nvvm_read_ptx_sreg_nctaid_z();
+}
+uint __attribute__((overloadable)) atomic_xchg(volatile __global uint *p, uint value) {
+  uint old;
+  __asm__ volatile("atom.global.exch.b32 %0, [%1], %2;"
+                   : "=r"(old) : "l"((ulong)p), "r"(value) : "memory");
+  return old;
+}
+uint __attribute__((overloadable)) atomic_inc(volatile __global uint *p) {
+  uint old;
+  __asm__ volatile("atom.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"((ulong)p) : "memory");
+  return old;
+}
+uint __attribute__((overloadable)) atomic_cmpxchg(volatile __global uint *p, uint expected,
+                                                  uint value) {
+  uint old;
+  __asm__ volatile("atom.global.cas.b32 %0, [%1], %2, %3;"
+                   : "=r"(old) : "l"((ulong)p), "r"(expected), "r"(value) : "memory");
+  return old;
+}
 #include "wgmma.cl"
 ]=])
 
@@ -136,6 +159,12 @@ check(wgmma_4wg_registers_256x128x16_s4 -DWARPGROUPS=4 -DA_REGISTERS=1 -DTILE_M=
 check(wgmma_4wg_256x128x8_s3 -DWARPGROUPS=4 -DTILE_M=256 -DTILE_N=128 -DTILE_K=8 -DSTAGES=3)
 check(wgmma_4wg_registers_256x64x32_s4_3x -DWARPGROUPS=4 -DA_REGISTERS=1 -DTILE_M=256
       -DTILE_N=64 -DTILE_K=32 -DSTAGES=4 -DPRECISION=2 -DLAST_WARP_REFILLS=1)
+# Work-groups claiming their tiles in pairs (kernels/tile_claims.clh), as the tuned entries'
+# tiles would, and sliced.
+check(wgmma_paired_128x128x24_s3 -DPAIRED_TILES=1 -DCLAIM_SLOTS=256 -DA_REGISTERS=1
+      -DTILE_N=128 -DTILE_K=24 -DSTAGES=3)
+check(wgmma_paired_128x64x32_s4_3x -DPAIRED_TILES=1 -DCLAIM_SLOTS=256 -DA_REGISTERS=1
+      -DTILE_K=32 -DSTAGES=4 -DLAST_WARP_REFILLS=1 -DPRECISION=2 -DSLICED_K=1)
 # One warpgroup of two blocks.
 check(wgmma_1wg_128x64x16_s3 -DWARPGROUPS=1 -DTILE_M=128 -DTILE_N=64 -DTILE_K=16 -DSTAGES=3)
 # The last warp done with a page refilling it, in both precisions.
