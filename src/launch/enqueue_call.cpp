@@ -175,8 +175,7 @@ void enqueue_launches(const cl::CommandQueue& queue, const PreparedCall& prepare
           TileClaims claims;
           if (prepared.claim_uints > 0) {
             // Every launch's state zeroed (kernels/tile_claims.clh).
-            const std::size_t launches =
-                std::size_t((call.batch + kProductsPerLaunch - 1) / kProductsPerLaunch);
+            const std::size_t launches = std::size_t(product_launches(call.batch));
             cl::Event zeroed;
             queue.enqueueFillBuffer(buffer, cl_uint(0), prepared.claims_at * sizeof(cl_uint),
                                     prepared.claim_uints * launches * sizeof(cl_uint),

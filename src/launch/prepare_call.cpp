@@ -157,9 +157,8 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
     // One zeroed state per launch of the call (enqueue_products' launches of at most
     // kProductsPerLaunch products, each with all its slices).
     const std::int64_t per_launch = std::min(call.batch, kProductsPerLaunch) * out.slices.slices;
-    const std::int64_t launches = (call.batch + kProductsPerLaunch - 1) / kProductsPerLaunch;
     out.claim_uints = claim_state_uints(call.m, call.n, spec.block(out.main.options), per_launch);
-    out.claims_at = reserve(out.claim_uints * std::size_t(launches));
+    out.claims_at = reserve(out.claim_uints * std::size_t(product_launches(call.batch)));
   }
   out.workspace_bytes = floats * sizeof(float);
   return out;

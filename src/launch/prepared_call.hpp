@@ -69,10 +69,9 @@ struct PreparedCall {
   std::string epilogue = "none";  // describe_epilogue()
 
   std::size_t launches() const {
-    const auto product_launches =
-        std::size_t((batch + kProductsPerLaunch - 1) / kProductsPerLaunch);
+    const auto gemm_launches = std::size_t(product_launches(batch));
     const std::size_t packs = packed ? (a_packed ? 2 : 1) : 0;
-    return std::size_t(copy_a) + std::size_t(copy_b) + (packs + 1) * product_launches +
+    return std::size_t(copy_a) + std::size_t(copy_b) + (packs + 1) * gemm_launches +
            (slices.slices > 1 ? 1 : 0) + edge_launches();
   }
   std::size_t edge_launches() const;  // after PreparedEdge

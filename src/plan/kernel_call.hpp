@@ -45,6 +45,10 @@ struct KernelCall {
 // Products per launch: the third grid dimension holds them, and NVIDIA's devices take at
 // most 65535 work-groups there. Larger batches are enqueued in several launches.
 constexpr std::int64_t kProductsPerLaunch = 65535;
+// The launches that enqueue a batch of `batch` products.
+constexpr std::int64_t product_launches(std::int64_t batch) {
+  return (batch + kProductsPerLaunch - 1) / kProductsPerLaunch;
+}
 
 // A per-row bias of C is a per-column bias of C^T, and the other way round.
 Bias transposed_bias(Bias bias);
