@@ -39,7 +39,7 @@ __kernel void claim_tiles(__global uint *state, __global int *claimed) {
 
 class TileClaims : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
+  void SetUp() override {
     selected_ = clgemm::detail::select_device(clgemm::DeviceRequest{});
     context_ = cl::Context(selected_.device);
     queue_ = cl::CommandQueue(context_, selected_.device);
@@ -87,15 +87,13 @@ class TileClaims : public ::testing::Test {
     return tiles;
   }
 
-  static clgemm::detail::SelectedDevice selected_;
-  static cl::Context context_;
-  static cl::CommandQueue queue_;
-  static cl::Program program_;
+  // Per test, not per suite: OpenCL objects left to static destruction outlive the runtime
+  // under oclgrind, which then fails at exit.
+  clgemm::detail::SelectedDevice selected_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  cl::Program program_;
 };
-clgemm::detail::SelectedDevice TileClaims::selected_;
-cl::Context TileClaims::context_;
-cl::CommandQueue TileClaims::queue_;
-cl::Program TileClaims::program_;
 
 TEST_F(TileClaims, EveryTileIsClaimedExactlyOnce) {
   const std::vector<std::tuple<int, int, int>> grids = {
@@ -117,7 +115,7 @@ TEST_F(TileClaims, EveryTileIsClaimedExactlyOnce) {
     }
 }
 
-TEST_F(TileClaims, StateHoldsTwoCountersTheSlotsAndOneFlagPerPair) {
+TEST(TileClaimState, HoldsTwoCountersTheSlotsAndOneFlagPerPair) {
   EXPECT_EQ(claim_state_uints(1, 1, {128, 128, 8}, 1), 2 + kClaimSlots + 1);
   // 1000 x 3000 in 128 x 128 tiles: 8 rows of 24 columns, 12 pairs each; 3 slices.
   EXPECT_EQ(claim_state_uints(1000, 3000, {128, 128, 24}, 3), 2 + kClaimSlots + 3 * 8 * 12);
