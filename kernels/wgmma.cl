@@ -53,7 +53,7 @@
 #define TILE_M 128 // rows of C per work-group: 64 (one warpgroup), 128 or 256 (two)
 #endif
 #ifndef TILE_N
-#define TILE_N 64 // columns of C per work-group, the N of the wgmma: 64, 128 or 256
+#define TILE_N 64 // columns of C per work-group, the N of the wgmma: 64, 128, 192 or 256
 #endif
 #ifndef STAGES
 #define STAGES 3 // local pages, each one slice of B (and of A): 2 to 6
@@ -113,20 +113,25 @@
 #elif TILE_N == 128
 #define WGMMA_DESCRIPTORS wgmma_64x128x8_tf32
 #define WGMMA_A_REGISTERS wgmma_64x128x8_tf32_a_registers
+#elif TILE_N == 192
+#define WGMMA_DESCRIPTORS wgmma_64x192x8_tf32
+#define WGMMA_A_REGISTERS wgmma_64x192x8_tf32_a_registers
 #elif TILE_N == 256
 #define WGMMA_DESCRIPTORS wgmma_64x256x8_tf32
 #define WGMMA_A_REGISTERS wgmma_64x256x8_tf32_a_registers
 #else
-#error "TILE_N must be 64, 128 or 256"
+#error "TILE_N must be 64, 128, 192 or 256"
 #endif
 #if ACCUMULATORS == 32
 #define WGMMA_WAIT wgmma_wait_32
 #elif ACCUMULATORS == 64
 #define WGMMA_WAIT wgmma_wait_64
+#elif ACCUMULATORS == 96
+#define WGMMA_WAIT wgmma_wait_96
 #elif ACCUMULATORS == 128
 #define WGMMA_WAIT wgmma_wait_128
 #else
-#error "SUBTILES * TILE_N / 2 must be 32, 64 or 128 accumulators per work-item"
+#error "SUBTILES * TILE_N / 2 must be 32, 64, 96 or 128 accumulators per work-item"
 #endif
 
 // The descriptor of step kk (a multiple of 8) of a part starting at `part`: core matrix

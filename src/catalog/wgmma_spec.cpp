@@ -79,10 +79,10 @@ KernelSpec wgmma_spec() {
         4,
         {0, 1, 2, 4}},
        {"TILE_N",
-        "columns of C per work-group, the N of the wgmma (64, 128 or 256)",
+        "columns of C per work-group, the N of the wgmma (64, 128, 192 or 256)",
         64,
         256,
-        {64, 128, 256}},
+        {64, 128, 192, 256}},
        {"TILE_K",
         "floats per row of a packed block: the depth of one slice in TF32, twice it in 3xTF32 "
         "(high and low parts; 3xTF32 needs a multiple of 16)",
@@ -165,10 +165,10 @@ KernelSpec wgmma_spec() {
          return (w == 0 || w == 1 || w == 2 || w == 4) &&
                 opt(o, "TILE_M") % (kWarpgroupRows * warpgroups(o)) == 0;
        }},
-      {"TILE_N is 64, 128 or 256 (m64n64k8, m64n128k8 or m64n256k8)",
+      {"TILE_N is 64, 128, 192 or 256 (m64n64k8, m64n128k8, m64n192k8 or m64n256k8)",
        [](const KernelOptions& o) {
          const long n = opt(o, "TILE_N");
-         return n == 64 || n == 128 || n == 256;
+         return n == 64 || n == 128 || n == 192 || n == 256;
        }},
       {"TILE_K % 8 == 0 (whole steps of the wgmma's K = 8; 3xTF32 also needs TILE_K % 16 == 0)",
        [](const KernelOptions& o) { return opt(o, "TILE_K") % kWgmmaK == 0; }},

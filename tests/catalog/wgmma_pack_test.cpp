@@ -198,6 +198,9 @@ TEST_F(WgmmaPack, TF32BothOrientationsAndEdges) {
     check({70, 13, along ? 17 : 75, along, {64, 16, 1}, 2, false});
     check({129, 40, along ? 41 : 131, along, {128, 8, 1}, 1, false});
     check({64, 32, 32 + (along ? 0 : 32), along, {64, 32, 1}, 1, false});  // whole blocks
+    // Blocks of 192 rows (B for tiles of 192 columns): a ragged last block, and whole ones.
+    check({200, 19, along ? 19 : 203, along, {192, 16, 1}, 2, false});
+    check({384, 16, 16 + (along ? 0 : 384), along, {192, 8, 1}, 1, false});
   }
 }
 

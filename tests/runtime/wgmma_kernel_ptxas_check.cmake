@@ -73,7 +73,7 @@ function(check name)
     message(FATAL_ERROR "wgmma.cl ${ARGN} does not compile for NVPTX:\n${errors}")
   endif()
   file(READ ${WORK}/${name}.ptx ptx)
-  set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n(64|128|256)k8\\.f32\\.tf32\\.tf32 {%f")
+  set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n(64|128|192|256)k8\\.f32\\.tf32\\.tf32 {%f")
   if(NOT ptx MATCHES "${marked}")
     message(FATAL_ERROR "wgmma.cl ${ARGN}: no marked wgmma with registers in the PTX")
   endif()
@@ -130,6 +130,11 @@ check(wgmma_128x256x8_s3 -DTILE_N=256 -DTILE_K=8 -DSTAGES=3)
 check(wgmma_128x128x8_s5 -DTILE_N=128 -DTILE_K=8 -DSTAGES=5)
 check(wgmma_64x256x8_s4 -DTILE_M=64 -DTILE_N=256 -DTILE_K=8 -DSTAGES=4)
 check(wgmma_64x64x8_s6 -DTILE_M=64 -DTILE_N=64 -DTILE_K=8 -DSTAGES=6)
+# 192 columns (m64n192k8): through the pages, whose 122 registers leave room for two
+# work-groups of 256 on a multiprocessor, and with A in registers.
+check(wgmma_128x192x16_s2 -DTILE_N=192 -DTILE_K=16 -DSTAGES=2)
+check(wgmma_128x192x8_s4_last_warp -DTILE_N=192 -DTILE_K=8 -DSTAGES=4 -DLAST_WARP_REFILLS=1)
+check(wgmma_registers_128x192x8_s4 -DA_REGISTERS=1 -DTILE_N=192 -DTILE_K=8 -DSTAGES=4)
 # Two blocks of 64 rows per warpgroup, through the pages and with A in registers.
 check(wgmma_256x128x8_s3 -DTILE_M=256 -DTILE_N=128 -DTILE_K=8 -DSTAGES=3)
 check(wgmma_registers_256x128x16_s4 -DA_REGISTERS=1 -DTILE_M=256 -DTILE_N=128
