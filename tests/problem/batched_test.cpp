@@ -292,7 +292,13 @@ TEST(Batched, TableInABufferBlocksUntilTheWaitListHasRun) {
       shared_context().sgemm(p, a_mem, b_mem, c_mem, queue, nullptr, settings, {gate});
       returned = true;
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // A host table's call returns while the gate holds: wait for it as long as a first build
+    // of the kernel may take on a loaded machine. A table in a buffer must still be waiting
+    // after the same 300 ms.
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(in_buffer ? 0 : 20);
+    do std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    while (!returned.load() && std::chrono::steady_clock::now() < deadline);
     EXPECT_EQ(returned.load(), !in_buffer)
         << (in_buffer ? "a table in a cl_mem returned before its wait list ran"
                       : "a host table blocked on the wait list");
