@@ -20,8 +20,6 @@
 //    and a warp reads fewer floats per k (64 of each operand for 64 x 64 warp tiles where
 //    the work-group layout reads 16 of A and 256 of B). Where warps are not 32 wide this is
 //    only another assignment of outputs to work-items.
-// Each group of 4 columns of C is stored as one 16-byte word where C's row is aligned to it
-// (store_results4, kernels/gemm_common.clh), else a float at a time.
 // FRAG_PREFETCH = 1 double-buffers the fragments (a work-item's ITEM_M floats of A and ITEM_N
 // of B at one k) in registers: step k + 1's are read from local memory into the second set
 // while step k's multiply, and at the last k of a slice the next slice is stored into the
@@ -331,13 +329,11 @@ UNROLL_LOOP
     const int row = row0 + row_base + (i / 4) * ROW_STRIDE + i % 4;
     if (row >= M) continue;
 UNROLL_LOOP
-    for (int j4 = 0; j4 < ITEM_N / 4; ++j4) {
-      const int col = col0 + col_base + j4 * COL_STRIDE;
+    for (int j = 0; j < ITEM_N; ++j) {
+      const int col = col0 + col_base + (j / 4) * COL_STRIDE + j % 4;
       if (col >= N) continue;
-      store_results4(C, c_offset + (size_t)row * ldc + col, row, col, N,
-                     (float4)(acc[i][4 * j4], acc[i][4 * j4 + 1], acc[i][4 * j4 + 2],
-                              acc[i][4 * j4 + 3]),
-                     alpha, beta, epilogue);
+      const size_t index = c_offset + (size_t)row * ldc + col;
+      store_result(C, index, row, col, acc[i][j], alpha, beta, epilogue);
     }
   }
 }
