@@ -140,6 +140,10 @@ TEST(Options, InvalidCombinationsNameTheConstraint) {
                  hopper);
   expect_invalid("wgmma", {{"TILE_M", 256}, {"WARPGROUPS", 3}}, "WARPGROUPS is 0, 1, 2 or 4",
                  hopper);
+  // The wgmma's N: 64, 128, 192 or 256; 256 x 192 would need 192 accumulators per work-item.
+  expect_invalid("wgmma", {{"TILE_N", 160}}, "TILE_N is 64, 128, 192 or 256", hopper);
+  expect_invalid("wgmma", {{"TILE_M", 256}, {"TILE_N", 192}, {"A_REGISTERS", 0}},
+                 "<= 128 (accumulators per work-item)", hopper);
   expect_invalid("wgmma",
                  {{"TILE_M", 256},
                   {"WARPGROUPS", 4},
@@ -377,6 +381,11 @@ TEST(KernelModel, RegistersAndCandidates) {
   four["WARPGROUPS"] = 4;
   EXPECT_EQ(kernel_outputs_per_work_item("wgmma", four), 64);
   EXPECT_EQ(kernel_work_group("wgmma", four), (std::array<std::size_t, 2>{4 * 128, 1}));
+  // 192 columns: 96 accumulators, pages of 128 + 192 rows.
+  KernelOptions wide = wgmma;
+  wide["TILE_N"] = 192;
+  EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wide), 96);
+  EXPECT_EQ(kernel_local_memory_bytes("wgmma", wide), std::size_t(2 * (320 * 16 * 4 + 8)));
   // One warpgroup of two blocks of 64 rows.
   KernelOptions one = wgmma;
   one["WARPGROUPS"] = 1;
