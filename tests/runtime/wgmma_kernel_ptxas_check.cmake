@@ -110,7 +110,13 @@ function(check name)
   if(output MATCHES "[Ss]eriali[sz]")
     message(FATAL_ERROR "ptxas serializes the wgmma of wgmma.cl ${ARGN}:\n${output}")
   endif()
-  string(REGEX MATCH "Used [0-9]+ registers[^\n]*" used "${output}")
+  string(REGEX MATCH "Used ([0-9]+) registers[^\n]*" used "${output}")
+  # A variant meant to run two work-groups of 256 on a multiprocessor must fit 65536 / 512 = 128
+  # registers (max_registers, set around its check).
+  if(DEFINED max_registers AND CMAKE_MATCH_1 GREATER max_registers)
+    message(FATAL_ERROR "wgmma.cl ${ARGN} needs ${CMAKE_MATCH_1} registers, more than "
+                        "${max_registers}:\n${output}")
+  endif()
   set(report "${report}\n  ${name} (${ARGN}): ${used}" PARENT_SCOPE)
 endfunction()
 
@@ -130,10 +136,14 @@ check(wgmma_128x256x8_s3 -DTILE_N=256 -DTILE_K=8 -DSTAGES=3)
 check(wgmma_128x128x8_s5 -DTILE_N=128 -DTILE_K=8 -DSTAGES=5)
 check(wgmma_64x256x8_s4 -DTILE_M=64 -DTILE_N=256 -DTILE_K=8 -DSTAGES=4)
 check(wgmma_64x64x8_s6 -DTILE_M=64 -DTILE_N=64 -DTILE_K=8 -DSTAGES=6)
-# 192 columns (m64n192k8): through the pages, whose 122 registers leave room for two
-# work-groups of 256 on a multiprocessor, and with A in registers.
+# Two work-groups of 256 on a multiprocessor: the tuned TF32 tiles (128 x 128 x 24, A in
+# registers, three stages) and 192 columns (m64n192k8) with A through the pages; with A in
+# registers 192 columns take more than 128 registers (one work-group per multiprocessor).
+set(max_registers 128)
+check(wgmma_tuned_128x128x24_s3 -DA_REGISTERS=1 -DTILE_N=128 -DTILE_K=24 -DSTAGES=3)
 check(wgmma_128x192x16_s2 -DTILE_N=192 -DTILE_K=16 -DSTAGES=2)
 check(wgmma_128x192x8_s4_last_warp -DTILE_N=192 -DTILE_K=8 -DSTAGES=4 -DLAST_WARP_REFILLS=1)
+unset(max_registers)
 check(wgmma_registers_128x192x8_s4 -DA_REGISTERS=1 -DTILE_N=192 -DTILE_K=8 -DSTAGES=4)
 # Two blocks of 64 rows per warpgroup, through the pages and with A in registers.
 check(wgmma_256x128x8_s3 -DTILE_M=256 -DTILE_N=128 -DTILE_K=8 -DSTAGES=3)
