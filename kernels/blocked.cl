@@ -20,6 +20,10 @@
 //    and a warp reads fewer floats per k (64 of each operand for 64 x 64 warp tiles where
 //    the work-group layout reads 16 of A and 256 of B). Where warps are not 32 wide this is
 //    only another assignment of outputs to work-items.
+// STORE_VEC4 = 1 stores each group of 4 columns of C as one 16-byte word where C's row is
+// aligned to it (store_results4, kernels/gemm_common.clh), else a float at a time: on the H100
+// the write-bound 8192x8192x64 ran 1.34x as fast, while PoCL ran the kernel at half its speed
+// (docs/PERFORMANCE.md, "H100 and PoCL"), so the host derives 1 on GPUs and 0 on CPUs.
 // FRAG_PREFETCH = 1 double-buffers the fragments (a work-item's ITEM_M floats of A and ITEM_N
 // of B at one k) in registers: step k + 1's are read from local memory into the second set
 // while step k's multiply, and at the last k of a slice the next slice is stored into the
@@ -72,6 +76,9 @@
 #endif
 #ifndef LOCAL_PAD
 #define LOCAL_PAD 0 // floats after each k row of a local page, a multiple of 4
+#endif
+#ifndef STORE_VEC4
+#define STORE_VEC4 0 // 1: C stored a group of 4 columns per 16-byte word where aligned
 #endif
 #ifndef ASYNC_COPY
 #define ASYNC_COPY 0 // 1: cp.async from global into local memory (NVIDIA only)
@@ -328,6 +335,17 @@ UNROLL_LOOP
   for (int i = 0; i < ITEM_M; ++i) {
     const int row = row0 + row_base + (i / 4) * ROW_STRIDE + i % 4;
     if (row >= M) continue;
+#if STORE_VEC4
+UNROLL_LOOP
+    for (int j4 = 0; j4 < ITEM_N / 4; ++j4) {
+      const int col = col0 + col_base + j4 * COL_STRIDE;
+      if (col >= N) continue;
+      store_results4(C, c_offset + (size_t)row * ldc + col, row, col, N,
+                     (float4)(acc[i][4 * j4], acc[i][4 * j4 + 1], acc[i][4 * j4 + 2],
+                              acc[i][4 * j4 + 3]),
+                     alpha, beta, epilogue);
+    }
+#else
 UNROLL_LOOP
     for (int j = 0; j < ITEM_N; ++j) {
       const int col = col0 + col_base + (j / 4) * COL_STRIDE + j % 4;
@@ -335,5 +353,6 @@ UNROLL_LOOP
       const size_t index = c_offset + (size_t)row * ldc + col;
       store_result(C, index, row, col, acc[i][j], alpha, beta, epilogue);
     }
+#endif
   }
 }

@@ -1,8 +1,8 @@
 // The production kernel, blocked, as data: vectorized's tiles and constraints, float4 reads of
 // local memory, the warp tiles, fragment prefetch and page padding of its inner loop,
-// asynchronous copies into local memory on NVIDIA, per-device derived tiles, the precisions it
-// computes, and the per-call host parameters of its multi-launch calls (split-K, aligned
-// copies).
+// asynchronous copies into local memory on NVIDIA, 16-byte stores of C on GPUs, per-device
+// derived tiles, the precisions it computes, and the per-call host parameters of its
+// multi-launch calls (split-K, aligned copies).
 #include "catalog/kernel_spec.hpp"
 
 namespace clgemm::detail {
@@ -46,6 +46,11 @@ KernelSpec blocked_spec() {
                         "compute capability 8.0 or newer), STAGES pages deep, without passing "
                         "through registers; 0: load into registers, store the next page",
                         0, 1});
+  parameters.push_back({"STORE_VEC4",
+                        "1: store each group of 4 columns of C as one 16-byte word where C's row "
+                        "is aligned to it (derived on GPUs), 0: a float at a time (derived on "
+                        "CPUs, where PoCL ran the kernel at half speed with the wider stores)",
+                        0, 1});
   parameters.push_back({"STAGES",
                         "local pages of each operand: 2 with register staging; with ASYNC_COPY "
                         "= 1 the copies of STAGES - 1 slices run ahead of the products",
@@ -87,6 +92,9 @@ KernelSpec blocked_spec() {
     o["LOCAL_PAD"] = 0;
     o["ASYNC_COPY"] = 0;
     o["STAGES"] = 2;
+    // 16-byte stores of C: 1.34x on the write-bound 8192x8192x64 on the H100, half speed on
+    // PoCL (measured: docs/PERFORMANCE.md, "H100 and PoCL").
+    o["STORE_VEC4"] = is_cpu(d) ? 0 : 1;
     return o;
   };
   s.slices_k = true;

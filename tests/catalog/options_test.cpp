@@ -172,6 +172,11 @@ TEST(Options, BlockedInnerLoopOptions) {
   EXPECT_EQ(derived.at("LANES_N"), 0);
   EXPECT_EQ(derived.at("FRAG_PREFETCH"), 0);
   EXPECT_EQ(derived.at("LOCAL_PAD"), 0);
+  // 16-byte stores of C on GPUs, a float at a time on CPUs (PoCL ran blocked at half speed).
+  EXPECT_EQ(derived.at("STORE_VEC4"), 1);
+  EXPECT_EQ(derive_options("blocked", fake_device(DeviceType::CPU, 4096, 4 << 20)).at("STORE_VEC4"),
+            0);
+  expect_invalid("blocked", {{"STORE_VEC4", 2}}, "STORE_VEC4 = 2 is outside", gpu);
   // The derived tiles (128 x 256 x 8, 16 x 8 per work-item: 32 x 8 work-items) as 64 x 64 warp
   // tiles, with the fragments prefetched and the pages padded.
   const KernelOptions warp_tiles{{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}};
@@ -348,7 +353,8 @@ TEST(KernelModel, RegistersAndCandidates) {
   // blocked's fragment prefetch adds a second set of ITEM_M + ITEM_N fragments.
   KernelOptions blocked{{"TILE_M", 64},   {"TILE_N", 128},      {"TILE_K", 8},     {"ITEM_M", 8},
                         {"ITEM_N", 8},    {"VEC", 4},           {"UNROLL", 1},     {"LANES_N", 8},
-                        {"LOCAL_PAD", 4}, {"FRAG_PREFETCH", 0}, {"ASYNC_COPY", 0}, {"STAGES", 2}};
+                        {"LOCAL_PAD", 4}, {"FRAG_PREFETCH", 0}, {"ASYNC_COPY", 0}, {"STAGES", 2},
+                        {"STORE_VEC4", 1}};
   const long one_set = kernel_registers_per_work_item("blocked", blocked);
   blocked["FRAG_PREFETCH"] = 1;
   EXPECT_EQ(kernel_registers_per_work_item("blocked", blocked), one_set + 8 + 8);

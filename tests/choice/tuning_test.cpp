@@ -1246,7 +1246,8 @@ TEST(Tuning, OptionsNoDeviceCanRunAreProblems) {
         R"("kernel": "tile", "options": {"TILE": 8192})",
         R"("kernel": "blocked", "options": {"TILE_M": 64, "TILE_N": 64, "TILE_K": 16,
             "ITEM_M": 6, "ITEM_N": 8, "VEC": 4, "UNROLL": 0, "LANES_N": 0,
-            "FRAG_PREFETCH": 0, "LOCAL_PAD": 0, "ASYNC_COPY": 0, "STAGES": 2})"}) {
+            "FRAG_PREFETCH": 0, "LOCAL_PAD": 0, "ASYNC_COPY": 0, "STAGES": 2,
+            "STORE_VEC4": 0})"}) {
     const std::string text =
         std::string(R"({"format": 1, "entries": [{"device": "D", "shape_class": "large", )") +
         kernel_and_options + "}]}";

@@ -229,6 +229,23 @@ TEST_P(BlockedInnerLoop, OddShapes) {
                   std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k));
 }
 
+// C's rows 16-byte aligned (ldc and the offset multiples of 4), so that the 16-byte stores of
+// STORE_VEC4 take every whole group of 4 columns; N = 70 ends in a group of 2, beta != 0 reads
+// C, and a bias per column and ReLU follow. With a float at a time the same products.
+TEST_P(BlockedInnerLoop, AlignedC) {
+  for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor}) {
+    GemmProblem p = odd_problem(37, 70, 45, layout);
+    p.ldc = (p.min_ldc() + 3) / 4 * 4 + 4;
+    p.c_offset = 8;
+    const auto bias = random_matrix(70, 23);
+    p.epilogue.bias = layout == Layout::RowMajor ? Bias::PerColumn : Bias::PerRow;
+    p.epilogue.bias_data = bias.data();
+    p.epilogue.activation = Activation::ReLU;
+    expect_passes(p, std::string(layout == Layout::RowMajor ? "row" : "column") +
+                         "-major, C aligned, with " + describe_epilogue(p.epilogue));
+  }
+}
+
 TEST_P(BlockedInnerLoop, EveryTransposeAndLayout) {
   for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor})
     for (Transpose ta : {Transpose::NoTrans, Transpose::Trans})
@@ -298,6 +315,13 @@ INSTANTIATE_TEST_SUITE_P(
         // The work-group layout with the fragments prefetched and the pages padded.
         Override{"blocked", small_tiles(64, 8, 8, 4, {{"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}}),
                  "prefetch_pad_4"},
+        // C stored a group of 4 columns per 16-byte word (the GPUs' derived stores), with and
+        // without the warp tiles.
+        Override{"blocked", small_tiles(64, 8, 8, 4, {{"STORE_VEC4", 1}}), "store_vec4"},
+        Override{
+            "blocked",
+            small_tiles(64, 8, 8, 4, {{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"STORE_VEC4", 1}}),
+            "warp_8_prefetch_store_vec4"},
         // Asynchronous copies: warp tiles over three stages; two stages 16 deep without
         // prefetch or padding; four stages of float8-aligned rows.
         Override{"blocked",
