@@ -67,16 +67,6 @@
 #ifndef LAST_WARP_REFILLS
 #define LAST_WARP_REFILLS 0 // 1: the last warp done with a page refills it, 0: after a barrier
 #endif
-#ifndef PAIRED_TILES
-#define PAIRED_TILES 0 // 1: work-groups claim neighbouring tiles in pairs (kernels/tile_claims.clh)
-#endif
-#if PAIRED_TILES
-#define CLAIMS_BY_MULTIPROCESSOR 1
-#include "tile_claims.clh"
-#define CLAIM_PARAMETERS , __global uint *claims, const ulong claims_offset
-#else
-#define CLAIM_PARAMETERS
-#endif
 
 #ifndef WARPGROUPS
 #define WARPGROUPS 0 // 1, 2 or 4 warpgroups per work-group; 0: one for TILE_M 64, else two
@@ -356,20 +346,9 @@ inline void round_fragments(uint4 *fragments, const int slice, const int steps) 
 #endif
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(
-    GEMM_PARAMETERS, SLICE_PARAMETERS CLAIM_PARAMETERS) {
+    GEMM_PARAMETERS, SLICE_PARAMETERS) {
   const int tid = get_local_id(0);
-  // This work-group's tile: its place in the grid, or the one it claims.
-#if PAIRED_TILES
-  __local ClaimedTile claimed;
-  if (tid == 0)
-    claimed = claim_tile(claims + claims_offset, get_num_groups(0), get_num_groups(1),
-                         get_num_groups(2));
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (claimed.z < 0) return;
-  const int tile_column = claimed.column, tile_row = claimed.row, tile_z = claimed.z;
-#else
   const int tile_column = get_group_id(0), tile_row = get_group_id(1), tile_z = get_group_id(2);
-#endif
   // B is packed: product p's at b_offset_arg + p * stride_b, a table giving only C's (and,
   // with A_REGISTERS 2, A's) offsets and the scalars. So is A, likewise, unless A_REGISTERS 2.
   // A slice of K starts at a whole packed slice (k_slice is a multiple of DEPTH).

@@ -76,11 +76,6 @@ struct KernelSpec {
   // (VEC floats at a time), so that a B whose lines start off the vectors is read from an
   // aligned copy on a CPU; unset: never.
   std::function<bool(const KernelOptions&)> reads_b_lines_as_vectors;
-  // Whether, with these options, the kernel's work-groups claim their tiles
-  // (kernels/tile_claims.clh): the host then gives each launch a zeroed state in the workspace,
-  // as two arguments after the slicing's (the buffer, the state's first uint in it), and builds
-  // it with CLAIM_SLOTS; unset: never.
-  std::function<bool(const KernelOptions&)> claims_tiles;
   std::function<KernelOptions(const DeviceLimits&)> derive;
   // The options `auto` runs a call with, from a tuned or derived set: a work-item's block of
   // outputs larger than C computes values it throws away, so such a kernel shrinks it to C,
@@ -108,11 +103,6 @@ struct KernelSpec {
   std::function<double(const KernelOptions&, std::int64_t m, std::int64_t n, std::int64_t k)>
       operand_loads;
 };
-
-// Whether the kernel claims its tiles with these options (KernelSpec::claims_tiles).
-inline bool claims_tiles(const KernelSpec& spec, const KernelOptions& options) {
-  return spec.claims_tiles && spec.claims_tiles(options);
-}
 
 // Whether a kernel that packs its operands reads A as the caller stores it with these options
 // (KernelSpec::reads_stored_a).

@@ -108,17 +108,7 @@ KernelSpec wgmma_spec() {
         "work-group barrier per slice, then one work-item refills",
         0,
         1,
-        {0, 1}},
-       // 1 is not a default candidate of the tuner: on the H100 it measured 4-10% slower in
-       // TF32 and 0-4% in 3xTF32 (docs/PERFORMANCE.md, "H100: paired tiles"); --space
-       // PAIRED_TILES=0,1 weighs it.
-       {"PAIRED_TILES",
-        "1: the work-groups on one multiprocessor claim neighbouring tiles of a row in pairs, "
-        "so that one of them reads their shared rows of A from L2 and the other from L1 "
-        "(kernels/tile_claims.clh); 0: each computes the tile of its place in the grid",
-        0,
-        1,
-        {0}}}};
+        {0, 1}}}};
   s.description.precisions = {Precision::TF32, Precision::TF32x3};
   s.description.needs_tensor_cores = true;
   s.description.needs_wgmma = true;
@@ -130,7 +120,6 @@ KernelSpec wgmma_spec() {
   s.slices_k = true;
   s.description.host_parameters = {split_k_parameter()};
   s.reads_stored_a = [](const KernelOptions& o) { return opt(o, "A_REGISTERS") == 2; };
-  s.claims_tiles = [](const KernelOptions& o) { return opt(o, "PAIRED_TILES") == 1; };
   auto threads = [](const KernelOptions& o) {
     return std::size_t(warpgroups(o) * kWarpgroupItems);
   };
@@ -146,9 +135,8 @@ KernelSpec wgmma_spec() {
     // 2048 was 2.5x that of `auto`'s FP32 there (which splits K), with 16 deep 1.7x. On the H100
     // as fast, except 12% slower in TF32 at 2048^3 (measured: docs/PERFORMANCE.md, "Design notes
     // and measurements behind the kernels"); the tuner refines it per shape class.
-    KernelOptions o{{"TILE_M", 128},          {"WARPGROUPS", 0},  {"TILE_N", 64},
-                    {"TILE_K", 32},           {"STAGES", 3},      {"A_REGISTERS", 1},
-                    {"LAST_WARP_REFILLS", 0}, {"PAIRED_TILES", 0}};
+    KernelOptions o{{"TILE_M", 128}, {"WARPGROUPS", 0},  {"TILE_N", 64},          {"TILE_K", 32},
+                    {"STAGES", 3},   {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 0}};
     while (wgmma_local_bytes(o) > d.local_memory_bytes && o["STAGES"] > 2) --o["STAGES"];
     return o;
   };

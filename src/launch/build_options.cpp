@@ -4,8 +4,6 @@
 
 #include <string>
 
-#include "plan/tile_claims.hpp"
-
 namespace clgemm::detail {
 
 KernelOptions compiled_options(const KernelSpec& spec, const KernelOptions& options) {
@@ -69,7 +67,6 @@ std::string call_build_options(const KernelSpec& spec, const KernelOptions& opti
   std::string out =
       variant_build_options(spec, options, build_variant(spec, options, call, sliced_k), precision);
   if (call) out += batch_build_options(*call) + epilogue_build_options(call->epilogue);
-  if (claims_tiles(spec, options)) out += " -D CLAIM_SLOTS=" + std::to_string(kClaimSlots);
   return out;
 }
 

@@ -172,19 +172,8 @@ void enqueue_launches(const cl::CommandQueue& queue, const PreparedCall& prepare
             gemm.c = {buffer(), prepared.partial_at, prepared.partial_ld, false, 0};
             slicing = {prepared.slices.slices, prepared.slices.k_slice, prepared.slab};
           }
-          TileClaims claims;
-          if (prepared.claim_uints > 0) {
-            // Every launch's state zeroed (kernels/tile_claims.clh).
-            const std::size_t launches = std::size_t(product_launches(call.batch));
-            cl::Event zeroed;
-            queue.enqueueFillBuffer(buffer, cl_uint(0), prepared.claims_at * sizeof(cl_uint),
-                                    prepared.claim_uints * launches * sizeof(cl_uint),
-                                    before.empty() ? nullptr : &before, &zeroed);
-            then(zeroed);
-            claims = {buffer(), prepared.claims_at, prepared.claim_uints};
-          }
           last = then(enqueue_call(queue, *prepared.main.built, *prepared.main.spec,
-                                   prepared.main.options, gemm, before, slicing, true, claims));
+                                   prepared.main.options, gemm, before, slicing));
           if (prepared.slices.slices > 1)
             last = then(enqueue_reduce(queue, prepared, call, buffer, before));
           return last;

@@ -114,30 +114,20 @@ cl::Event enqueue_products(const cl::CommandQueue& queue, const BuiltProgram& bu
 cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
                        const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                        const std::vector<cl::Event>& wait, const KSlicing& slicing,
-                       bool wants_event, const TileClaims& claims) {
+                       bool wants_event) {
   if (!spec.slices_k && slicing.slices > 1)
     throw Error(ErrorCode::InvalidOption,
                 "kernel '" + spec.description.name + "' does not slice K (split-K)");
-  const bool claiming = claims_tiles(spec, options);
-  if (claiming != (claims.buffer != nullptr))
-    throw Error(ErrorCode::Internal, "kernel '" + spec.description.name + "' " +
-                                         (claiming ? "claims its tiles but was given no state"
-                                                   : "claims no tiles but was given a state"));
   const auto geometry = spec.geometry(options, call.m, call.n);
-  std::function<void(cl::Kernel&, int)> set_extra;
-  std::size_t launch = 0;  // enqueue_products sets the arguments of each launch in turn
+  std::function<void(cl::Kernel&, int)> set_slicing;
   if (spec.slices_k)
-    set_extra = [&](cl::Kernel& kernel, int arg) {
+    set_slicing = [&](cl::Kernel& kernel, int arg) {
       kernel.setArg(
           arg++, cl_int(slicing.k_slice > 0 ? slicing.k_slice : std::max<std::int64_t>(call.k, 1)));
       kernel.setArg(arg++, cl_ulong(slicing.c_slice_stride));
-      if (claiming) {
-        kernel.setArg(arg++, sizeof(cl_mem), &claims.buffer);
-        kernel.setArg(arg++, cl_ulong(claims.at + launch++ * claims.per_launch));
-      }
     };
   return enqueue_products(queue, built, spec.entry_point, call, geometry.global, geometry.local,
-                          slicing.slices, wait, set_extra, wants_event);
+                          slicing.slices, wait, set_slicing, wants_event);
 }
 
 }  // namespace clgemm::detail

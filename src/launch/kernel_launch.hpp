@@ -40,13 +40,6 @@ struct KSlicing {
   std::size_t c_slice_stride = 0;
 };
 
-// Where the launches of a kernel that claims its tiles (KernelSpec::claims_tiles) find their
-// zeroed states: launch i's at uint `at` + i * `per_launch` of `buffer`.
-struct TileClaims {
-  cl_mem buffer = nullptr;
-  std::size_t at = 0, per_launch = 0;
-};
-
 // Sets the arguments every GEMM kernel takes (GEMM_PARAMETERS of gemm_common.clh) from the
 // call, for the launch whose first product is `first_product`; returns the next argument's index.
 int set_gemm_arguments(cl::Kernel& kernel, const KernelCall& call, std::int64_t first_product);
@@ -68,6 +61,6 @@ cl::Event enqueue_products(const cl::CommandQueue& queue, const BuiltProgram& bu
 cl::Event enqueue_call(const cl::CommandQueue& queue, const BuiltProgram& built,
                        const KernelSpec& spec, const KernelOptions& options, const KernelCall& call,
                        const std::vector<cl::Event>& wait, const KSlicing& slicing = {},
-                       bool wants_event = true, const TileClaims& claims = {});
+                       bool wants_event = true);
 
 }  // namespace clgemm::detail

@@ -12,7 +12,6 @@
 #include "launch/build_options.hpp"
 #include "plan/aligned_copy.hpp"
 #include "plan/index_range.hpp"
-#include "plan/tile_claims.hpp"
 #include "plan/workspace_limit.hpp"
 
 namespace clgemm::detail {
@@ -152,13 +151,6 @@ PreparedCall prepare_launches(const CallPlan& plan, const KernelCall& call, Devi
     out.slab = std::size_t(call.m) * std::size_t(out.partial_ld);
     out.partial_at = reserve(out.slab * std::size_t(split.slices.slices));
     out.reduce = prepare_helper("splitk_reduce", epilogue_build_options(call.epilogue), device);
-  }
-  if (claims_tiles(spec, out.main.options)) {
-    // One zeroed state per launch of the call (enqueue_products' launches of at most
-    // kProductsPerLaunch products, each with all its slices).
-    const std::int64_t per_launch = std::min(call.batch, kProductsPerLaunch) * out.slices.slices;
-    out.claim_uints = claim_state_uints(call.m, call.n, spec.block(out.main.options), per_launch);
-    out.claims_at = reserve(out.claim_uints * std::size_t(product_launches(call.batch)));
   }
   out.workspace_bytes = floats * sizeof(float);
   return out;

@@ -60,8 +60,6 @@ struct PreparedCall {
   KSlices slices;                        // slices.slices > 1: split-K
   std::int64_t partial_ld = 0;           // N rounded up to 4
   std::size_t partial_at = 0, slab = 0;  // the first partial product, floats between slabs
-  std::size_t claims_at = 0;             // the launches' tile-claim states (claims_tiles), each
-  std::size_t claim_uints = 0;           // claim_uints long; 0: the kernel claims no tiles
   std::size_t workspace_bytes = 0;
   std::string reason;             // the plan's reason and what the launches add to it
   std::int64_t batch = 1;         // products

@@ -364,17 +364,17 @@ TEST(KernelModel, RegistersAndCandidates) {
   EXPECT_EQ(kernel_outputs_per_work_item("tensorcore", tensorcore), 64 * 64 / 32);
   // wgmma: a warpgroup's 64 x TILE_N accumulators over 128 work-items; two warpgroups; two
   // pages of 128 + 128 rows of 16 floats, each with an 8-byte barrier.
-  const KernelOptions wgmma{{"TILE_M", 128},          {"WARPGROUPS", 0},  {"TILE_N", 128},
-                            {"TILE_K", 16},           {"STAGES", 2},      {"A_REGISTERS", 0},
-                            {"LAST_WARP_REFILLS", 0}, {"PAIRED_TILES", 0}};
+  const KernelOptions wgmma{{"TILE_M", 128},         {"WARPGROUPS", 0}, {"TILE_N", 128},
+                            {"TILE_K", 16},          {"STAGES", 2},     {"A_REGISTERS", 0},
+                            {"LAST_WARP_REFILLS", 0}};
   EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wgmma), 64);
   EXPECT_EQ(kernel_work_group("wgmma", wgmma), (std::array<std::size_t, 2>{2 * 128, 1}));
   EXPECT_EQ(kernel_local_memory_bytes("wgmma", wgmma), std::size_t(2 * (256 * 16 * 4 + 8)));
   // With A in registers and 256 rows: two warpgroups of two 64 x 128 blocks each, and pages
   // of B only (128 rows of 16 floats).
   const KernelOptions wgmma_registers{
-      {"TILE_M", 256}, {"WARPGROUPS", 0},  {"TILE_N", 128},          {"TILE_K", 16},
-      {"STAGES", 4},   {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 1}, {"PAIRED_TILES", 1}};
+      {"TILE_M", 256}, {"WARPGROUPS", 0},  {"TILE_N", 128},         {"TILE_K", 16},
+      {"STAGES", 4},   {"A_REGISTERS", 1}, {"LAST_WARP_REFILLS", 1}};
   EXPECT_EQ(kernel_outputs_per_work_item("wgmma", wgmma_registers), 128);
   // Beside them, three slices of A's fragments: 4 floats per 64 x 8 step, two blocks, 16 deep.
   EXPECT_EQ(kernel_registers_per_work_item("wgmma", wgmma_registers), 128 + 3 * 2 * 16 / 2);

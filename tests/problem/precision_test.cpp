@@ -35,8 +35,7 @@ const Precision kReducedPrecisions[] = {Precision::TF32, Precision::TF32x3};
 // tensor-core kernels with K split into three slices (SPLIT_K 3, the partial products summed
 // by splitk_reduce), on the derived parameters and reading A as stored: the shapes whose K
 // spans several slices (130 and 300 deep, the accuracy test's 2048) end in a shorter slice;
-// wgmma with its work-groups claiming their tiles in pairs (PAIRED_TILES), on 128 x 128 tiles
-// and with K split; wgmma on 128 x 192 tiles (m64n192k8), A and B through the pages;
+// wgmma on 128 x 192 tiles (m64n192k8), A and B through the pages;
 // and tensorcore on the thin tiles `auto` gives products of 9-32 rows on wgmma devices (one
 // 16-row warp tile per warp, 32-deep slices).
 struct KernelVariant {
@@ -55,20 +54,15 @@ const std::vector<KernelVariant>& kernel_variants() {
                                 {"WARP_N", 64}, {"STAGES", 3},   {"VEC", 4}};
     KernelOptions stored_a_split_k = stored_a;
     stored_a_split_k["SPLIT_K"] = 3;
-    const KernelOptions paired{
-        {"PAIRED_TILES", 1}, {"TILE_M", 128}, {"TILE_N", 128}, {"TILE_K", 32}, {"STAGES", 2}};
     const KernelOptions wide{
         {"A_REGISTERS", 0}, {"TILE_M", 128}, {"TILE_N", 192}, {"TILE_K", 16}, {"STAGES", 2}};
-    return std::vector<KernelVariant>{
-        {"wgmma_stored_a", "wgmma", stored_a},
-        {"wgmma_split_k", "wgmma", {{"SPLIT_K", 3}}},
-        {"wgmma_stored_a_split_k", "wgmma", stored_a_split_k},
-        {"wgmma_paired", "wgmma", paired},
-        {"wgmma_paired_split_k", "wgmma", {{"PAIRED_TILES", 1}, {"SPLIT_K", 3}}},
-        {"wgmma_wide", "wgmma", wide},
-        {"tensorcore_split_k", "tensorcore", {{"SPLIT_K", 3}}},
-        {"tensorcore_thin", "tensorcore", thin},
-        {"tensorcore_thin_64", "tensorcore", thin_64}};
+    return std::vector<KernelVariant>{{"wgmma_stored_a", "wgmma", stored_a},
+                                      {"wgmma_split_k", "wgmma", {{"SPLIT_K", 3}}},
+                                      {"wgmma_stored_a_split_k", "wgmma", stored_a_split_k},
+                                      {"wgmma_wide", "wgmma", wide},
+                                      {"tensorcore_split_k", "tensorcore", {{"SPLIT_K", 3}}},
+                                      {"tensorcore_thin", "tensorcore", thin},
+                                      {"tensorcore_thin_64", "tensorcore", thin_64}};
   }();
   return variants;
 }

@@ -12,16 +12,6 @@ if(CLGEMM_SANITIZE)
   return()
 endif()
 
-# The tile claims' atomics (kernels/tile_claims.clh, TileClaims.* of the white-box suite) under
-# the race and API checks, reported on stderr.
-add_test(NAME oclgrind.tile_claims
-  COMMAND ${OCLGRIND_EXECUTABLE} --data-races --check-api $<TARGET_FILE:clgemm-internal-tests>
-          --gtest_filter=TileClaims.*)
-set_tests_properties(oclgrind.tile_claims PROPERTIES LABELS oclgrind TIMEOUT 300
-  ENVIRONMENT "CLGEMM_PLATFORM=Oclgrind;CLGEMM_CACHE_DIR=off"
-  FAIL_REGULAR_EXPRESSION
-  "Invalid (read|write)| data race at |runtime error detected|OCLGRIND FATAL ERROR")
-
 add_executable(clgemm-oclgrind-tests oclgrind_test.cpp)
 target_link_libraries(clgemm-oclgrind-tests PRIVATE clgemm::clgemm GTest::gtest_main)
 

@@ -174,12 +174,6 @@ check(wgmma_4wg_registers_256x128x16_s4 -DWARPGROUPS=4 -DA_REGISTERS=1 -DTILE_M=
 check(wgmma_4wg_256x128x8_s3 -DWARPGROUPS=4 -DTILE_M=256 -DTILE_N=128 -DTILE_K=8 -DSTAGES=3)
 check(wgmma_4wg_registers_256x64x32_s4_3x -DWARPGROUPS=4 -DA_REGISTERS=1 -DTILE_M=256
       -DTILE_N=64 -DTILE_K=32 -DSTAGES=4 -DPRECISION=2 -DLAST_WARP_REFILLS=1)
-# Work-groups claiming their tiles in pairs (kernels/tile_claims.clh), as the tuned entries'
-# tiles would, and sliced.
-check(wgmma_paired_128x128x24_s3 -DPAIRED_TILES=1 -DCLAIM_SLOTS=256 -DA_REGISTERS=1
-      -DTILE_N=128 -DTILE_K=24 -DSTAGES=3)
-check(wgmma_paired_128x64x32_s4_3x -DPAIRED_TILES=1 -DCLAIM_SLOTS=256 -DA_REGISTERS=1
-      -DTILE_K=32 -DSTAGES=4 -DLAST_WARP_REFILLS=1 -DPRECISION=2 -DSLICED_K=1)
 # One warpgroup of two blocks.
 check(wgmma_1wg_128x64x16_s3 -DWARPGROUPS=1 -DTILE_M=128 -DTILE_N=64 -DTILE_K=16 -DSTAGES=3)
 # The last warp done with a page refilling it, in both precisions.
