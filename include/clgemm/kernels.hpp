@@ -24,8 +24,10 @@ struct CLGEMM_API KernelParameter {
   std::string meaning;
   long minimum = 1;  // the range validate_options() accepts
   long maximum = 65536;
-  // The values worth trying when tuning, ascending (clgemm-tune's default search list). Empty
-  // for a short range (every value is tried) or where powers of two around the derived value do.
+  // The values worth trying when tuning, ascending: clgemm-tune's default search list (with
+  // the derived value added), whatever the range, so a value of a short range left out is not
+  // searched unless --space names it. Empty: the tuner tries every value of a short range
+  // (maximum - minimum under 16), else powers of two around the derived value.
   std::vector<long> candidates = {};
 };
 

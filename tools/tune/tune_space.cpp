@@ -12,8 +12,8 @@
 namespace clgemm::tune {
 namespace {
 
-// Powers of two from a quarter to four times the derived value, for a parameter the catalogue
-// gives no candidates.
+// Powers of two from a quarter to four times the derived value, for a parameter of a long range
+// the catalogue gives no candidates.
 std::vector<long> powers_around(long derived) {
   std::vector<long> values;
   for (long v = std::max(1L, derived / 4); v <= derived * 4; v *= 2) values.push_back(v);
@@ -47,13 +47,16 @@ ValueLists default_value_lists(const std::string& kernel, const KernelOptions& d
   for (const auto& p : find_kernel(kernel).parameters) {
     const long value = get(derived, p.name.c_str(), p.minimum);
     std::vector<long> list;
-    if (p.maximum - p.minimum < 16) {  // a switch or a short range (UNROLL 0..1): all of it
+    if (!p.candidates.empty()) {  // the catalogue's, whatever the range (wgmma's PAIRED_TILES {0})
+      for (long v : p.candidates)
+        if (v >= p.minimum && v <= p.maximum) list.push_back(v);
+    } else if (p.maximum - p.minimum < 16) {  // a switch or a short range (UNROLL 0..1): all of it
       for (long v = p.minimum; v <= p.maximum; ++v) list.push_back(v);
     } else {
-      for (long v : p.candidates.empty() ? powers_around(value) : p.candidates)
+      for (long v : powers_around(value))
         if (v >= p.minimum && v <= p.maximum) list.push_back(v);
     }
-    list.push_back(value);
+    list.push_back(value);  // the derived value, in or out of the candidates
     sort_unique(list);
     // Values that need what the device lacks (cp.async) would only multiply the combinations
     // that are then refused one by one.

@@ -19,10 +19,12 @@ namespace clgemm::tune {
 using ValueLists = std::map<std::string, std::vector<long>>;
 
 // The default lists for a kernel: each parameter's candidates from the catalogue
-// (KernelParameter::candidates), every value of a short range (UNROLL {0,1}), powers of two
-// around the derived value otherwise; each within the parameter's range and with the derived
-// value added, less the values that need what the device lacks (parameter_value_runs_on:
-// blocked's ASYNC_COPY = 1 and STAGES above 2 without cp.async).
+// (KernelParameter::candidates) where it gives any, whatever its range (register_block's VEC
+// {8,16} of 1..16, wgmma's PAIRED_TILES {0} of 0..1); without them, every value of a short
+// range (under 16 from minimum to maximum: UNROLL {0,1}), powers of two around the derived
+// value otherwise. Each list keeps to the parameter's range and has the derived value added,
+// less the values that need what the device lacks (parameter_value_runs_on: blocked's
+// ASYNC_COPY = 1 and STAGES above 2 without cp.async).
 ValueLists default_value_lists(const std::string& kernel, const KernelOptions& derived,
                                const DeviceLimits& limits);
 
