@@ -54,7 +54,7 @@ KernelSpec register_block_spec() {
         "vectors per row of C (1, 2 or 4); with INNER_PRODUCTS, columns of C (1 to 8)",
         1,
         8,
-        {1, 2}},
+        {1, 2, 4}},
        {"DOWN_ROWS_FIRST",
         "1: the work-groups go down C's rows first (a panel of B shared by consecutive ones), "
         "0: along them first (A's rows shared)",
@@ -66,7 +66,7 @@ KernelSpec register_block_spec() {
         "slab of B from the caches (products of few rows and long K)",
         1,
         16,
-        {1, 2, 4}},
+        {1, 2, 4, 8}},
        {"K_CHUNK", "depth of K per turn where ROW_BLOCKS > 1", 1, 65536, {128, 256, 512}},
        {"INNER_PRODUCTS",
         "1: each output kept as VEC partial sums along K, A's rows and op(B)'s columns read as "

@@ -181,8 +181,8 @@ int run_tune(Arguments& args) {
   auto context = cli::open_context(args.where);
   const DeviceLimits& limits = context.device();
   if (search.measure.precision != Precision::FP32) {
-    // `auto` reads tf32 and 3xtf32 entries only on tensor cores, for the tensorcore kernel;
-    // elsewhere those precisions run blocked with its fp32 entries.
+    // `auto` reads tf32 and 3xtf32 entries only on tensor cores, for the tensor-core kernels
+    // (tensorcore, wgmma); elsewhere those precisions run blocked with its fp32 entries.
     if (!context.has_tensor_cores())
       throw Error(ErrorCode::UnsupportedPrecision,
                   "device '" + limits.name + "' has no tensor cores, so " + args.precision +
@@ -193,15 +193,15 @@ int run_tune(Arguments& args) {
     if (!find_kernel(kernel).needs_tensor_cores)
       throw Error(ErrorCode::InvalidArgument,
                   "--precision " + args.precision +
-                      " entries are read for the tensorcore "
-                      "kernel only; tune '" +
+                      " entries are read for the tensor-core kernels only (tensorcore, "
+                      "wgmma); tune '" +
                       kernel + "' with --precision fp32",
                   Argument::Kernel);
   }
   if (!find_kernel(kernel).computes(search.measure.precision))
     throw Error(ErrorCode::UnsupportedPrecision,
                 "kernel '" + kernel + "' does not compute " + args.precision +
-                    "; give --precision tf32 or 3xtf32 for tensorcore",
+                    "; give --precision tf32 or 3xtf32 for '" + kernel + "'",
                 Argument::Precision);
   const bool gpu = limits.type == DeviceType::GPU;
   const Budget budget = parse_budget(args.budget.empty() ? (gpu ? "60" : "16") : args.budget);

@@ -47,7 +47,7 @@ ValueLists default_value_lists(const std::string& kernel, const KernelOptions& d
   for (const auto& p : find_kernel(kernel).parameters) {
     const long value = get(derived, p.name.c_str(), p.minimum);
     std::vector<long> list;
-    if (!p.candidates.empty()) {  // the catalogue's, whatever the range (wgmma's PAIRED_TILES {0})
+    if (!p.candidates.empty()) {  // the catalogue's, whatever the range (wgmma's A_REGISTERS {0,1})
       for (long v : p.candidates)
         if (v >= p.minimum && v <= p.maximum) list.push_back(v);
     } else if (p.maximum - p.minimum < 16) {  // a switch or a short range (UNROLL 0..1): all of it
@@ -129,13 +129,18 @@ std::string prune_reason(const std::string& kernel, const KernelOptions& options
   return "";
 }
 
+double combinations(const ValueLists& lists) {
+  double product = 1;
+  for (const auto& [name, values] : lists) product *= double(values.size());
+  return product;
+}
+
 Space build_space(const std::string& kernel, const ValueLists& lists, const PruneContext& context) {
   Space space;
   space.kernel = kernel;
   space.lists = lists;
-  double product = 1;
-  for (const auto& [name, values] : lists) product *= double(values.size());
-  if (product > 2e6)
+  const double product = combinations(lists);
+  if (product > kMaxCombinations)
     throw Error(ErrorCode::InvalidArgument,
                 "the search space has " + std::to_string(std::int64_t(product)) +
                     " combinations; narrow it with --space NAME=v1,v2,...");

@@ -20,7 +20,7 @@ using ValueLists = std::map<std::string, std::vector<long>>;
 
 // The default lists for a kernel: each parameter's candidates from the catalogue
 // (KernelParameter::candidates) where it gives any, whatever its range (register_block's VEC
-// {8,16} of 1..16, wgmma's PAIRED_TILES {0} of 0..1); without them, every value of a short
+// {8,16} of 1..16, wgmma's A_REGISTERS {0,1} of 0..2); without them, every value of a short
 // range (under 16 from minimum to maximum: UNROLL {0,1}), powers of two around the derived
 // value otherwise. Each list keeps to the parameter's range and has the derived value added,
 // less the values that need what the device lacks (parameter_value_runs_on: blocked's
@@ -57,8 +57,15 @@ struct Space {
   std::set<KernelOptions> members;            // the same, for lookups
 };
 
+// The most combinations build_space enumerates (each is built and pruned, the kept ones held
+// twice): every kernel's default space stays below it.
+constexpr double kMaxCombinations = 2e6;
+
+// The number of combinations of `lists` (the product of their sizes).
+double combinations(const ValueLists& lists);
+
 // Enumerates and prunes the product of `lists`. Throws Error(InvalidArgument) when the product
-// has more than 2 million combinations.
+// has more than kMaxCombinations.
 Space build_space(const std::string& kernel, const ValueLists& lists, const PruneContext& context);
 
 // Candidates one or two list steps away from `options` (one parameter up or down, then two
