@@ -41,6 +41,13 @@
 // they are written to local memory, else as they are read from it), and 3xtf32 adds the two
 // cross products of high and low parts.
 //
+// K_GROUPS > 1 splits K inside the work-group: it is K_GROUPS groups of WG_N x WG_M work-items
+// (k-groups, along dimension 1), each with pages of its own, and k-group g multiplies slices
+// g, g + K_GROUPS, ... of the work-group's tile; at the end the k-groups sum their
+// accumulators through local memory and k-group 0 stores C. So a launch of few tiles (one per
+// compute unit or fewer) keeps K_GROUPS times the warps busy on each unit, with no partial
+// products in global memory and no second launch, where split-K needs both.
+//
 // Built with SLICED_K = 1 (split-K) each work-group computes one slice of K of a product
 // (SELECT_PRODUCT_SLICE, kernels/gemm_common.clh) and stores its partial product for
 // splitk_reduce.cl to sum.
@@ -86,6 +93,9 @@
 #ifndef STAGES
 #define STAGES 2 // local pages of each operand: 2, or with ASYNC_COPY up to 4
 #endif
+#ifndef K_GROUPS
+#define K_GROUPS 1 // groups of work-items that share the tile and split its K: 1, 2 or 4
+#endif
 
 // Full unrolling keeps the accumulators in registers on GPUs; on CPUs (PoCL) the compiler
 // does as well without it, and compiles an order of magnitude faster.
@@ -97,7 +107,7 @@
 
 #define WG_M (TILE_M / ITEM_M) // work-items along M (dimension 1)
 #define WG_N (TILE_N / ITEM_N) // work-items along N (dimension 0)
-#define THREADS (WG_M * WG_N)
+#define THREADS (WG_M * WG_N) // work-items of one k-group
 #define A_LOADS (TILE_M * TILE_K / VEC / THREADS)
 #define B_LOADS (TILE_K * TILE_N / VEC / THREADS)
 #define A_PAGE_ROW (TILE_M + LOCAL_PAD) // floats from one k row of an A page to the next
@@ -225,7 +235,44 @@ UNROLL_LOOP
 #endif
 }
 
-__kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
+// Each k-group's pages, and with K_GROUPS > 1 the accumulators the k-groups add up at the end,
+// in one pool of local memory (the sums reuse the pages once the products are done).
+#define A_PAGES_FLOATS (STAGES * TILE_K * A_PAGE_ROW)
+#define GROUP_PAGES_FLOATS (A_PAGES_FLOATS + STAGES * TILE_K * B_PAGE_ROW)
+#define SUMS_FLOATS (K_GROUPS > 1 ? TILE_M * TILE_N : 0)
+#define POOL_FLOATS \
+  (K_GROUPS * GROUP_PAGES_FLOATS > SUMS_FLOATS ? K_GROUPS * GROUP_PAGES_FLOATS : SUMS_FLOATS)
+
+#if K_GROUPS > 1
+// k-groups 1.. add their accumulators into `sums` in turn (k-group 1 writes, the others add),
+// then k-group 0 adds the total to its own: work-item t's output (i, j) at (i * ITEM_N + j) *
+// THREADS + t, consecutive for consecutive work-items. Every work-item reaches every barrier.
+inline __attribute__((always_inline)) void sum_k_groups(__local float *sums,
+                                                        float acc[ITEM_M][ITEM_N], const int kg,
+                                                        const int tid) {
+  barrier(CLK_LOCAL_MEM_FENCE);  // every k-group is done with its pages
+  for (int g = 1; g < K_GROUPS; ++g) {
+    if (kg == g) {
+UNROLL_LOOP
+      for (int i = 0; i < ITEM_M; ++i)
+UNROLL_LOOP
+        for (int j = 0; j < ITEM_N; ++j) {
+          __local float *sum = sums + (i * ITEM_N + j) * THREADS + tid;
+          *sum = g == 1 ? acc[i][j] : *sum + acc[i][j];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (kg == 0) {
+UNROLL_LOOP
+    for (int i = 0; i < ITEM_M; ++i)
+UNROLL_LOOP
+      for (int j = 0; j < ITEM_N; ++j) acc[i][j] += sums[(i * ITEM_N + j) * THREADS + tid];
+  }
+}
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG_N, WG_M * K_GROUPS, 1))) void gemm_blocked(
     GEMM_PARAMETERS, SLICE_PARAMETERS) {
   SELECT_PRODUCT_SLICE(get_group_id(2));
   A = &A_AT(0, k_begin); // this slice's first column of op(A) and row of op(B)
@@ -233,8 +280,9 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
   A += a_offset;
   B += b_offset;
   const int tx = get_local_id(0);
-  const int ty = get_local_id(1);
-  const int tid = ty * WG_N + tx;
+  const int kg = get_local_id(1) / WG_M; // this work-item's k-group
+  const int ty = get_local_id(1) % WG_M;
+  const int tid = ty * WG_N + tx;         // within its k-group
   const int col0 = get_group_id(0) * TILE_N;
   const int row0 = get_group_id(1) * TILE_M;
 #if LANES_N
@@ -246,8 +294,11 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_blocked(
   const int col_base = tx * 4;
 #endif
 
-  __local float a_pages[STAGES][TILE_K][A_PAGE_ROW] __attribute__((aligned(16)));
-  __local float b_pages[STAGES][TILE_K][B_PAGE_ROW] __attribute__((aligned(16)));
+  __local float pool[POOL_FLOATS] __attribute__((aligned(16)));
+  __local float(*a_pages)[TILE_K][A_PAGE_ROW] =
+      (__local float(*)[TILE_K][A_PAGE_ROW])(pool + kg * GROUP_PAGES_FLOATS);
+  __local float(*b_pages)[TILE_K][B_PAGE_ROW] =
+      (__local float(*)[TILE_K][B_PAGE_ROW])(pool + kg * GROUP_PAGES_FLOATS + A_PAGES_FLOATS);
 
   float acc[ITEM_M][ITEM_N];
 UNROLL_LOOP
@@ -255,15 +306,18 @@ UNROLL_LOOP
 UNROLL_LOOP
     for (int j = 0; j < ITEM_N; ++j) acc[i][j] = 0.0f;
 
-  const int steps = (k_count + TILE_K - 1) / TILE_K;
+  // Step s of a k-group multiplies slice s * K_GROUPS + kg, which starts at K_AT(s); each
+  // k-group takes as many steps as the first (slices past K read as zeros).
+  const int steps = ((k_count + TILE_K - 1) / TILE_K + K_GROUPS - 1) / K_GROUPS;
+#define K_AT(step) (((step) * K_GROUPS + kg) * TILE_K)
 #if ASYNC_COPY
   // Slice s goes to page s % STAGES; the first STAGES - 1 start before the loop. Every stage
   // commits one group of copies, empty past the last slice, so that "all but the newest
   // STAGES - 2 groups" always means "up to this slice".
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < steps) {
-      copy_a_slice_async(&a_pages[s][0][0], A, lda, M, k_count, row0, s * TILE_K, tid);
-      copy_b_slice_async(&b_pages[s][0][0], B, ldb, N, k_count, col0, s * TILE_K, tid);
+      copy_a_slice_async(&a_pages[s][0][0], A, lda, M, k_count, row0, K_AT(s), tid);
+      copy_b_slice_async(&b_pages[s][0][0], B, ldb, N, k_count, col0, K_AT(s), tid);
     }
     commit_copies();
   }
@@ -274,18 +328,18 @@ UNROLL_LOOP
     barrier(CLK_LOCAL_MEM_FENCE);
     const int ahead = step + STAGES - 1;
     if (ahead < steps) {
-      copy_a_slice_async(&a_pages[ahead % STAGES][0][0], A, lda, M, k_count, row0,
-                         ahead * TILE_K, tid);
-      copy_b_slice_async(&b_pages[ahead % STAGES][0][0], B, ldb, N, k_count, col0,
-                         ahead * TILE_K, tid);
+      copy_a_slice_async(&a_pages[ahead % STAGES][0][0], A, lda, M, k_count, row0, K_AT(ahead),
+                         tid);
+      copy_b_slice_async(&b_pages[ahead % STAGES][0][0], B, ldb, N, k_count, col0, K_AT(ahead),
+                         tid);
     }
     commit_copies();
     multiply_pages(acc, a_pages[step % STAGES], b_pages[step % STAGES], row_base, col_base);
   }
 #else
   floatV a_next[A_LOADS], b_next[B_LOADS];
-  fetch_a_slice(A, lda, M, k_count, row0, 0, tid, a_next);
-  fetch_b_slice(B, ldb, N, k_count, col0, 0, tid, b_next);
+  fetch_a_slice(A, lda, M, k_count, row0, K_AT(0), tid, a_next);
+  fetch_b_slice(B, ldb, N, k_count, col0, K_AT(0), tid, b_next);
   store_slices(&a_pages[0][0][0], &b_pages[0][0][0], tid, a_next, b_next);
   barrier(CLK_LOCAL_MEM_FENCE);
 #if FRAG_PREFETCH
@@ -300,8 +354,8 @@ UNROLL_LOOP
     const int page = step & 1;
     const bool more = step + 1 < steps;
     if (more) {
-      fetch_a_slice(A, lda, M, k_count, row0, (step + 1) * TILE_K, tid, a_next);
-      fetch_b_slice(B, ldb, N, k_count, col0, (step + 1) * TILE_K, tid, b_next);
+      fetch_a_slice(A, lda, M, k_count, row0, K_AT(step + 1), tid, a_next);
+      fetch_b_slice(B, ldb, N, k_count, col0, K_AT(step + 1), tid, b_next);
     }
 
 #if FRAG_PREFETCH
@@ -329,6 +383,10 @@ UNROLL_LOOP
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
   }
+#endif
+#if K_GROUPS > 1
+  sum_k_groups(pool, acc, kg, tid);
+  if (kg != 0) return;
 #endif
 
 UNROLL_LOOP

@@ -3,6 +3,8 @@
 // asynchronous copies into local memory on NVIDIA, 16-byte stores of C on GPUs, per-device
 // derived tiles, the precisions it computes, and the per-call host parameters of its
 // multi-launch calls (split-K, aligned copies).
+#include <algorithm>
+
 #include "catalog/kernel_spec.hpp"
 
 namespace clgemm::detail {
@@ -60,17 +62,47 @@ KernelSpec blocked_spec() {
                         "local pages of each operand: 2 with register staging; with ASYNC_COPY "
                         "= 1 the copies of STAGES - 1 slices run ahead of the products",
                         2, 4});
-  // STAGES pages of each operand, TILE_K rows of TILE_M (A) or TILE_N (B) plus the padding.
-  s.local_memory_bytes = [](const KernelOptions& o) {
+  parameters.push_back({"K_GROUPS",
+                        "groups of work-items that share the work-group's tile and split its K "
+                        "(each with pages of its own; their sums added through local memory at "
+                        "the end): more warps per compute unit where a launch has few tiles",
+                        1,
+                        4,
+                        {1}});
+  // One k-group: the work-items as vectorized lays them out, and STAGES pages of each operand,
+  // TILE_K rows of TILE_M (A) or TILE_N (B) plus the padding.
+  const auto group_work_items = s.work_group;
+  auto group_pages_bytes = [](const KernelOptions& o) {
     return std::size_t(opt(o, "STAGES") * opt(o, "TILE_K") *
                        (opt(o, "TILE_M") + opt(o, "TILE_N") + 2 * opt(o, "LOCAL_PAD")) * 4);
   };
-  // Beside the accumulators: the next page's share, loaded into registers while the other is
-  // read (none where ASYNC_COPY copies the slices from global to local memory directly), and
-  // with FRAG_PREFETCH a second set of fragments, one k step of A and B, held while the first
-  // is multiplied.
-  s.registers_beside_outputs = [staged_page = one_staged_page(s)](const KernelOptions& o) {
-    const long staged = opt(o, "ASYNC_COPY") == 1 ? 0 : staged_page(o);
+  // K_GROUPS of them along dimension 1.
+  s.work_group = [group_work_items](const KernelOptions& o) {
+    auto wg = group_work_items(o);
+    wg[1] *= std::size_t(opt(o, "K_GROUPS"));
+    return wg;
+  };
+  s.geometry = [wgf = s.work_group](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const auto wg = wgf(o);
+    return LaunchGeometry{
+        {groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]}, wg};
+  };
+  // Every k-group's pages; with K_GROUPS > 1 at least the TILE_M x TILE_N sums, which reuse
+  // the pages.
+  s.local_memory_bytes = [group_pages_bytes](const KernelOptions& o) {
+    const std::size_t k_groups = std::size_t(opt(o, "K_GROUPS"));
+    const std::size_t sums =
+        k_groups > 1 ? std::size_t(opt(o, "TILE_M") * opt(o, "TILE_N")) * 4 : 0;
+    return std::max(k_groups * group_pages_bytes(o), sums);
+  };
+  // Beside the accumulators: the next page's share of its k-group's work-items, loaded into
+  // registers while the other is read (none where ASYNC_COPY copies the slices from global to
+  // local memory directly), and with FRAG_PREFETCH a second set of fragments, one k step of A
+  // and B, held while the first is multiplied.
+  s.registers_beside_outputs = [group_pages_bytes, group_work_items](const KernelOptions& o) {
+    const long staged = opt(o, "ASYNC_COPY") == 1
+                            ? 0
+                            : staged_page_share(group_pages_bytes(o), 2, group_work_items(o));
     const long prefetched = opt(o, "FRAG_PREFETCH") == 1 ? opt(o, "ITEM_M") + opt(o, "ITEM_N") : 0;
     return staged + prefetched;
   };
@@ -97,6 +129,7 @@ KernelSpec blocked_spec() {
     o["LOCAL_PAD"] = 0;
     o["ASYNC_COPY"] = 0;
     o["STAGES"] = 2;
+    o["K_GROUPS"] = 1;
     // 16-byte stores of C: 1.34x on the write-bound 8192x8192x64 on the H100, half speed on
     // PoCL (measured: docs/PERFORMANCE.md, "H100 and PoCL").
     o["STORE_VEC4"] = is_cpu(d) ? 0 : 1;

@@ -177,6 +177,26 @@ TEST(Options, BlockedInnerLoopOptions) {
   EXPECT_EQ(derive_options("blocked", fake_device(DeviceType::CPU, 4096, 4 << 20)).at("STORE_VEC4"),
             0);
   expect_invalid("blocked", {{"STORE_VEC4", 2}}, "STORE_VEC4 = 2 is outside", gpu);
+  // K split inside the work-group: one k-group derived; two of 64 x 128 tiles with 8 x 8 per
+  // work-item are 16 x 8 work-items each, stacked along dimension 1, with pages of their own
+  // (2 x 2 x 8 x 192 floats) under the 64 x 128 sums they reuse; the same registers each.
+  EXPECT_EQ(derived.at("K_GROUPS"), 1);
+  const KernelOptions mid{{"TILE_M", 64}, {"TILE_N", 128}, {"TILE_K", 8},
+                          {"ITEM_M", 8},  {"ITEM_N", 8},   {"K_GROUPS", 2}};
+  const auto two_groups = resolve_options("blocked", gpu, mid);
+  EXPECT_EQ(kernel_work_group("blocked", two_groups), (std::array<std::size_t, 2>{16, 16}));
+  EXPECT_EQ(kernel_local_memory_bytes("blocked", two_groups), std::size_t(64 * 128 * 4));
+  auto one_group = two_groups;
+  one_group["K_GROUPS"] = 1;
+  EXPECT_EQ(kernel_work_group("blocked", one_group), (std::array<std::size_t, 2>{16, 8}));
+  EXPECT_EQ(kernel_local_memory_bytes("blocked", one_group), std::size_t(2 * 8 * 192 * 4));
+  EXPECT_EQ(kernel_registers_per_work_item("blocked", two_groups),
+            kernel_registers_per_work_item("blocked", one_group));
+  auto four_groups = two_groups;
+  four_groups["K_GROUPS"] = 4;
+  four_groups["TILE_K"] = 16;  // 4 x 2 x 16 x 192 floats: 96 KiB
+  expect_invalid("blocked", four_groups, "CL_DEVICE_LOCAL_MEM_SIZE", gpu);
+  expect_invalid("blocked", {{"K_GROUPS", 5}}, "K_GROUPS = 5 is outside", gpu);
   // The derived tiles (128 x 256 x 8, 16 x 8 per work-item: 32 x 8 work-items) as 64 x 64 warp
   // tiles, with the fragments prefetched and the pages padded.
   const KernelOptions warp_tiles{{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4}};
@@ -351,10 +371,10 @@ TEST(KernelModel, RegistersAndCandidates) {
   EXPECT_EQ(kernel_registers_per_work_item("coarsened", coarsened), 16 + 64 * 65 / 256);
   EXPECT_EQ(kernel_registers_per_work_item("private", {{"WG", 64}, {"PRIVATE_K", 128}}), 1 + 128);
   // blocked's fragment prefetch adds a second set of ITEM_M + ITEM_N fragments.
-  KernelOptions blocked{{"TILE_M", 64},   {"TILE_N", 128},      {"TILE_K", 8},     {"ITEM_M", 8},
-                        {"ITEM_N", 8},    {"VEC", 4},           {"UNROLL", 1},     {"LANES_N", 8},
-                        {"LOCAL_PAD", 4}, {"FRAG_PREFETCH", 0}, {"ASYNC_COPY", 0}, {"STAGES", 2},
-                        {"STORE_VEC4", 1}};
+  KernelOptions blocked{{"TILE_M", 64},    {"TILE_N", 128},      {"TILE_K", 8},     {"ITEM_M", 8},
+                        {"ITEM_N", 8},     {"VEC", 4},           {"UNROLL", 1},     {"LANES_N", 8},
+                        {"LOCAL_PAD", 4},  {"FRAG_PREFETCH", 0}, {"ASYNC_COPY", 0}, {"STAGES", 2},
+                        {"STORE_VEC4", 1}, {"K_GROUPS", 1}};
   const long one_set = kernel_registers_per_work_item("blocked", blocked);
   blocked["FRAG_PREFETCH"] = 1;
   EXPECT_EQ(kernel_registers_per_work_item("blocked", blocked), one_set + 8 + 8);

@@ -1247,7 +1247,7 @@ TEST(Tuning, OptionsNoDeviceCanRunAreProblems) {
         R"("kernel": "blocked", "options": {"TILE_M": 64, "TILE_N": 64, "TILE_K": 16,
             "ITEM_M": 6, "ITEM_N": 8, "VEC": 4, "UNROLL": 0, "LANES_N": 0,
             "FRAG_PREFETCH": 0, "LOCAL_PAD": 0, "ASYNC_COPY": 0, "STAGES": 2,
-            "STORE_VEC4": 0})"}) {
+            "STORE_VEC4": 0, "K_GROUPS": 1})"}) {
     const std::string text =
         std::string(R"({"format": 1, "entries": [{"device": "D", "shape_class": "large", )") +
         kernel_and_options + "}]}";

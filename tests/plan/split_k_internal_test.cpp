@@ -475,7 +475,7 @@ TEST(WaveModel, ThePlannerTakesItsSplitAndSaysSo) {
                       {"ITEM_M", 16},   {"ITEM_N", 8},       {"VEC", 4},
                       {"UNROLL", 1},    {"LANES_N", 0},      {"FRAG_PREFETCH", 0},
                       {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}, {"ASYNC_COPY", 0},
-                      {"STAGES", 2},    {"STORE_VEC4", 1}};
+                      {"STAGES", 2},    {"STORE_VEC4", 1},   {"K_GROUPS", 1}};
   const KernelSpec& spec = find_spec("blocked");
   const KernelCall call = call_of(128, 6144, 4096, 4096);
   const SplitPlan chosen = plan_split(spec, large, call, 0, h200);
@@ -504,7 +504,7 @@ TEST(LastWave, H200Shapes) {
                       {"ITEM_M", 16},   {"ITEM_N", 8},       {"VEC", 4},
                       {"UNROLL", 1},    {"LANES_N", 0},      {"FRAG_PREFETCH", 0},
                       {"LOCAL_PAD", 4}, {"WAVE_UNITS", 132}, {"ASYNC_COPY", 0},
-                      {"STAGES", 2},    {"STORE_VEC4", 1}};
+                      {"STAGES", 2},    {"STORE_VEC4", 1},   {"K_GROUPS", 1}};
   // 24 x 12 = 288 work-groups: 2 waves and 24 more, 2 rows of tiles; 132 / 24 = 5 slices.
   auto split = last_wave_of(large, 3000, 3000, 3000);
   ASSERT_TRUE(split);
@@ -535,7 +535,7 @@ TEST(LastWave, H200Shapes) {
                        {"ITEM_M", 8},    {"ITEM_N", 8},       {"VEC", 4},
                        {"UNROLL", 1},    {"LANES_N", 8},      {"FRAG_PREFETCH", 1},
                        {"LOCAL_PAD", 4}, {"WAVE_UNITS", 528}, {"ASYNC_COPY", 0},
-                       {"STAGES", 2},    {"STORE_VEC4", 1}};
+                       {"STAGES", 2},    {"STORE_VEC4", 1},   {"K_GROUPS", 1}};
   // 47 x 24 = 1128 groups: 2 waves and 72 more, 3 rows of tiles; 528 / 72 = 7 slices.
   split = last_wave_of(medium, 3000, 3000, 3000);
   ASSERT_TRUE(split);

@@ -322,6 +322,25 @@ INSTANTIATE_TEST_SUITE_P(
             "blocked",
             small_tiles(64, 8, 8, 4, {{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"STORE_VEC4", 1}}),
             "warp_8_prefetch_store_vec4"},
+        // K split inside the work-group: two k-groups with warp tiles and prefetched fragments
+        // (K 127 ends a k-group's last step past K), three with the work-group layout and
+        // 16-byte stores, four 16 deep; and two over three stages of asynchronous copies.
+        Override{"blocked",
+                 small_tiles(64, 8, 8, 4, {{"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"K_GROUPS", 2}}),
+                 "k_groups_2_warp_8_prefetch"},
+        Override{"blocked", small_tiles(64, 8, 8, 4, {{"K_GROUPS", 3}, {"STORE_VEC4", 1}}),
+                 "k_groups_3_store_vec4"},
+        Override{"blocked", small_tiles(32, 16, 4, 4, {{"LANES_N", 4}, {"K_GROUPS", 4}}),
+                 "k_groups_4_warp_4"},
+        Override{"blocked",
+                 small_tiles(64, 8, 8, 4,
+                             {{"LANES_N", 8},
+                              {"FRAG_PREFETCH", 1},
+                              {"LOCAL_PAD", 4},
+                              {"ASYNC_COPY", 1},
+                              {"STAGES", 3},
+                              {"K_GROUPS", 2}}),
+                 "async_k_groups_2_stages_3"},
         // Asynchronous copies: warp tiles over three stages; two stages 16 deep without
         // prefetch or padding; four stages of float8-aligned rows.
         Override{"blocked",

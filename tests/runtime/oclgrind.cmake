@@ -24,13 +24,15 @@ target_link_libraries(clgemm-oclgrind-tests PRIVATE clgemm::clgemm GTest::gtest_
 # which needs unoptimised kernels (oclgrind 21.10's checker stops with "Unsupported
 # instruction: freeze" on optimised vectorized.cl) and costs about four times as much. The
 # batched and epilogue variants run with the derived options; blocked's inner-loop options
-# (WarpTiles) and register_block's row blocks (RowBlocks) with every check, on small tiles.
+# (WarpTiles, KGroups) and register_block's row blocks (RowBlocks) with every check, on small
+# tiles.
 set(oclgrind_checks ${CMAKE_CURRENT_BINARY_DIR}/oclgrind-checks.txt)
 file(WRITE ${oclgrind_checks}
   "DerivedOptions|derived_options|--data-races --check-api\n"
   "SmallerOptions|smaller_options|--data-races --check-api --uninitialized --build-options -cl-opt-disable\n"
   "BatchedWithEpilogue|batched_epilogue|--data-races --check-api\n"
   "WarpTiles|warp_tiles|--data-races --check-api --uninitialized --build-options -cl-opt-disable\n"
+  "KGroups|k_groups|--data-races --check-api --uninitialized --build-options -cl-opt-disable\n"
   "RowBlocks|row_blocks|--data-races --check-api --uninitialized --build-options -cl-opt-disable\n")
 set(oclgrind_tests ${CMAKE_CURRENT_BINARY_DIR}/oclgrind-tests.cmake)
 add_custom_command(TARGET clgemm-oclgrind-tests POST_BUILD

@@ -316,6 +316,17 @@ TEST_P(UnderOclgrindInnerLoop, WarpTiles) {
   run_multi_launch(options);
 }
 
+// The same tiles 8 deep with float2 loads, as three k-groups splitting K inside the work-group
+// (their pages fit oclgrind's 32 KiB): races between a k-group's last products and the sums
+// that reuse the pages, or between the k-groups' turns at the sums, show here.
+TEST_P(UnderOclgrindInnerLoop, KGroups) {
+  const KernelOptions options{{"TILE_M", 32}, {"TILE_N", 64},       {"TILE_K", 8},
+                              {"ITEM_M", 4},  {"ITEM_N", 4},        {"VEC", 2},
+                              {"LANES_N", 8}, {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4},
+                              {"UNROLL", 0},  {"K_GROUPS", 3}};
+  run_clean(options);
+}
+
 INSTANTIATE_TEST_SUITE_P(Blocked, UnderOclgrindInnerLoop, ::testing::Values(Run{"blocked"}),
                          [](const auto& info) { return run_name(info.param); });
 
