@@ -298,6 +298,13 @@ KernelOptions small_tiles(long tile_m, long tile_k, long item, long vec, KernelO
   return o;
 }
 
+// Warp tiles with prefetched fragments and padded pages over three stages of asynchronous
+// copies, in `k_groups` k-groups.
+KernelOptions async_warp_tiles(long k_groups) {
+  return {{"LANES_N", 8},    {"FRAG_PREFETCH", 1}, {"LOCAL_PAD", 4},
+          {"ASYNC_COPY", 1}, {"STAGES", 3},        {"K_GROUPS", k_groups}};
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Blocked, BlockedInnerLoop,
     ::testing::Values(
@@ -332,24 +339,11 @@ INSTANTIATE_TEST_SUITE_P(
                  "k_groups_3_store_vec4"},
         Override{"blocked", small_tiles(32, 16, 4, 4, {{"LANES_N", 4}, {"K_GROUPS", 4}}),
                  "k_groups_4_warp_4"},
-        Override{"blocked",
-                 small_tiles(64, 8, 8, 4,
-                             {{"LANES_N", 8},
-                              {"FRAG_PREFETCH", 1},
-                              {"LOCAL_PAD", 4},
-                              {"ASYNC_COPY", 1},
-                              {"STAGES", 3},
-                              {"K_GROUPS", 2}}),
+        Override{"blocked", small_tiles(64, 8, 8, 4, async_warp_tiles(2)),
                  "async_k_groups_2_stages_3"},
         // Asynchronous copies: warp tiles over three stages; two stages 16 deep without
         // prefetch or padding; four stages of float8-aligned rows.
-        Override{"blocked",
-                 small_tiles(64, 8, 8, 4,
-                             {{"LANES_N", 8},
-                              {"FRAG_PREFETCH", 1},
-                              {"LOCAL_PAD", 4},
-                              {"ASYNC_COPY", 1},
-                              {"STAGES", 3}}),
+        Override{"blocked", small_tiles(64, 8, 8, 4, async_warp_tiles(1)),
                  "async_warp_8_prefetch_pad_4_stages_3"},
         Override{"blocked", small_tiles(32, 16, 4, 4, {{"ASYNC_COPY", 1}, {"STAGES", 2}}),
                  "async_stages_2"},
