@@ -94,7 +94,7 @@
 #define STAGES 2 // local pages of each operand: 2, or with ASYNC_COPY up to 4
 #endif
 #ifndef K_GROUPS
-#define K_GROUPS 1 // groups of work-items that share the tile and split its K: 1, 2 or 4
+#define K_GROUPS 1 // groups of work-items that share the tile and split its K: 1 to 4
 #endif
 
 // Full unrolling keeps the accumulators in registers on GPUs; on CPUs (PoCL) the compiler
@@ -235,15 +235,15 @@ UNROLL_LOOP
 #endif
 }
 
-// Each k-group's pages, and with K_GROUPS > 1 the accumulators the k-groups add up at the end,
-// in one pool of local memory (the sums reuse the pages once the products are done).
+#if K_GROUPS > 1
+// Each k-group's pages, and the accumulators the k-groups add up at the end, in one pool of
+// local memory (the sums reuse the pages once the products are done).
 #define A_PAGES_FLOATS (STAGES * TILE_K * A_PAGE_ROW)
 #define GROUP_PAGES_FLOATS (A_PAGES_FLOATS + STAGES * TILE_K * B_PAGE_ROW)
-#define SUMS_FLOATS (K_GROUPS > 1 ? TILE_M * TILE_N : 0)
+#define SUMS_FLOATS (TILE_M * TILE_N)
 #define POOL_FLOATS \
   (K_GROUPS * GROUP_PAGES_FLOATS > SUMS_FLOATS ? K_GROUPS * GROUP_PAGES_FLOATS : SUMS_FLOATS)
 
-#if K_GROUPS > 1
 // k-groups 1.. add their accumulators into `sums` in turn (k-group 1 writes, the others add),
 // then k-group 0 adds the total to its own: work-item t's output (i, j) at (i * ITEM_N + j) *
 // THREADS + t, consecutive for consecutive work-items. Every work-item reaches every barrier.
@@ -280,9 +280,14 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M * K_GROUPS, 1))) void ge
   A += a_offset;
   B += b_offset;
   const int tx = get_local_id(0);
+#if K_GROUPS > 1
   const int kg = get_local_id(1) / WG_M; // this work-item's k-group
   const int ty = get_local_id(1) % WG_M;
-  const int tid = ty * WG_N + tx;         // within its k-group
+#else
+  const int kg = 0;
+  const int ty = get_local_id(1);
+#endif
+  const int tid = ty * WG_N + tx; // within its k-group
   const int col0 = get_group_id(0) * TILE_N;
   const int row0 = get_group_id(1) * TILE_M;
 #if LANES_N
@@ -294,11 +299,16 @@ __kernel __attribute__((reqd_work_group_size(WG_N, WG_M * K_GROUPS, 1))) void ge
   const int col_base = tx * 4;
 #endif
 
+#if K_GROUPS > 1
   __local float pool[POOL_FLOATS] __attribute__((aligned(16)));
   __local float(*a_pages)[TILE_K][A_PAGE_ROW] =
       (__local float(*)[TILE_K][A_PAGE_ROW])(pool + kg * GROUP_PAGES_FLOATS);
   __local float(*b_pages)[TILE_K][B_PAGE_ROW] =
       (__local float(*)[TILE_K][B_PAGE_ROW])(pool + kg * GROUP_PAGES_FLOATS + A_PAGES_FLOATS);
+#else
+  __local float a_pages[STAGES][TILE_K][A_PAGE_ROW] __attribute__((aligned(16)));
+  __local float b_pages[STAGES][TILE_K][B_PAGE_ROW] __attribute__((aligned(16)));
+#endif
 
   float acc[ITEM_M][ITEM_N];
 UNROLL_LOOP
