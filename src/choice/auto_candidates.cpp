@@ -6,6 +6,7 @@
 
 #include "catalog/kernel_spec.hpp"
 #include "clgemm/errors.hpp"
+#include "plan/k_groups.hpp"
 
 namespace clgemm::detail {
 
@@ -179,6 +180,18 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
   }
   // Short-K calls' pipeline (runs_short_k_pipeline).
   if (short_k_pipeline_runs(precision, device)) add("blocked", blocked_short_k_tiles());
+  // blocked's FP32 sets in two k-groups, for the launches of few work-groups the planner gives
+  // them (plan/k_groups.hpp).
+  if (precision == Precision::FP32) {
+    const std::vector<KernelSelection> chosen = out;
+    for (const KernelSelection& s : chosen)
+      if (s.kernel == "blocked" &&
+          takes_auto_k_groups(resolve_options("blocked", device, s.overrides), device)) {
+        KernelOptions split = s.overrides;
+        split["K_GROUPS"] = kAutoKGroups;
+        add("blocked", split);
+      }
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "catalog/device_support.hpp"
 #include "plan/index_range.hpp"
+#include "plan/k_groups.hpp"
 #include "plan/last_wave.hpp"
 #include "plan/split_plan.hpp"
 
@@ -103,6 +104,33 @@ void plan_last_wave(CallPlan& plan, const KernelSpec& spec, const KernelOptions&
   plan.reason += "; " + split.reason;
 }
 
+// K split inside blocked's work-groups (k_groups.hpp) where `auto` chose blocked for one FP32
+// product whose launch, split of K included, leaves each compute unit at most one work-group:
+// the k-groups are added to the plan's options, and the split is planned again for them.
+void plan_k_groups(CallPlan& plan, const KernelSpec& spec, const KernelOptions& kernel_options,
+                   const RunSettings& settings, const KernelCall& call,
+                   const DeviceLimits& limits) {
+  if (settings.kernel != "auto" || settings.overrides.count("K_GROUPS") ||
+      plan.run.kernel != "blocked" || plan.run.precision != Precision::FP32 || call.batched())
+    return;
+  const KernelCall region = plan.whole_tiles ? sub_call(call, *plan.whole_tiles) : call;
+  const auto block = spec.block(kernel_options);
+  const long slices = plan.split.slices.slices;
+  const auto work_groups = std::int64_t(groups(region.m, std::size_t(block[0])) *
+                                        groups(region.n, std::size_t(block[1]))) *
+                           slices;
+  const std::int64_t depth = slices > 1 ? plan.split.slices.k_slice : region.k;
+  const long k_groups = auto_k_groups(kernel_options, work_groups, depth, limits);
+  if (k_groups == 1) return;
+  plan.run.overrides["K_GROUPS"] = k_groups;
+  KernelOptions with_k_groups = kernel_options;
+  with_k_groups["K_GROUPS"] = k_groups;
+  plan.split = plan_split(spec, with_k_groups, region, 0, limits);
+  plan.reason += "; K split inside each work-group into " + std::to_string(k_groups) +
+                 " k-groups (" + std::to_string(work_groups) + " work-groups on " +
+                 std::to_string(limits.compute_units) + " compute units)";
+}
+
 }  // namespace
 
 CallPlan plan_call(const RunSettings& settings, const GemmProblem& problem, const KernelCall& call,
@@ -131,6 +159,7 @@ CallPlan plan_call(const RunSettings& settings, const GemmProblem& problem, cons
         plan_split(spec, kernel_options, sub_call(call, *plan.whole_tiles), 0, device.limits());
   else if (whole && spec.slices_k)  // which plans its whole waves' split itself
     plan_last_wave(plan, spec, kernel_options, problem, call, device, options, choices);
+  plan_k_groups(plan, spec, kernel_options, settings, call, device.limits());
   return plan;
 }
 

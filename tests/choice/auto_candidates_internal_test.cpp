@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "choice/auto_candidates.hpp"
+#include "plan/k_groups.hpp"
 
 namespace {
 
@@ -100,6 +101,31 @@ TEST(AutoCandidates, TheH200Fp32SetIsItsEntriesAndTheDerivedKernels) {
   EXPECT_EQ(count("gemv", false), 1);
   EXPECT_GE(count("blocked", false), 6);  // the single-product classes and the batched ones
   for (const auto& s : set) EXPECT_TRUE(s.kernel == "blocked" || s.kernel == "gemv") << s.kernel;
+}
+
+// Every FP32 set of blocked that may take two k-groups (plan/k_groups.hpp) is in the warm set
+// with them too, as the planner runs it on launches of few work-groups; the H200's 64 x 128
+// entry is one.
+TEST(AutoCandidates, TheH200Fp32SetHoldsItsTwoKGroupSets) {
+  const auto set = detail::auto_kernels(TuningDatabase::load_default(), h200(), Precision::FP32,
+                                        TensorCores::None);
+  const auto in_set = [&set](const KernelOptions& overrides) {
+    return std::any_of(set.begin(), set.end(), [&](const KernelSelection& s) {
+      return s.kernel == "blocked" && s.overrides == overrides;
+    });
+  };
+  int taking = 0;
+  for (const auto& s : set) {
+    if (s.kernel != "blocked" || s.overrides.count("K_GROUPS")) continue;
+    if (!detail::takes_auto_k_groups(resolve_options("blocked", h200(), s.overrides), h200()))
+      continue;
+    ++taking;
+    KernelOptions split = s.overrides;
+    split["K_GROUPS"] = detail::kAutoKGroups;
+    EXPECT_TRUE(in_set(split)) << "blocked's set of " << s.overrides.size()
+                               << " overrides without its two k-groups";
+  }
+  EXPECT_GE(taking, 1);
 }
 
 }  // namespace
