@@ -14,7 +14,7 @@ namespace clgemm::detail {
 // On the H100, 64 x 128 tiles of 128 work-items in two k-groups ran 1023^3 1.19x, 1024^3
 // 1.05-1.09x and 896^3 1.06-1.10x as fast as `auto` without them (one work-group per unit or
 // fewer), and 960x1024x4096 and 1024x1024x2048, whose split of K gives more work-groups than
-// units, 0.83-0.91x (docs/PERFORMANCE.md, "H100: the suites with 16-byte stores").
+// units, 0.83-0.91x (docs/PERFORMANCE.md, "two k-groups for few tiles").
 constexpr long kAutoKGroups = 2;
 // Each k-group keeps at least this many slices of K of its work-group's share.
 constexpr std::int64_t kMinKGroupSteps = 4;
