@@ -45,6 +45,21 @@ class ScopedVariable {
 };
 
 // The device the tests run on: chosen like any user's (CLGEMM_PLATFORM / CLGEMM_DEVICE).
+// An invented NVIDIA Hopper GPU as OpenCL reports the H100 and H200: 132 compute units, 1024
+// work-items, 48 KiB of local memory per work-group, compute capability 9.0 (wgmma, cp.async).
+inline DeviceLimits invented_hopper() {
+  DeviceLimits d;
+  d.name = "invented Hopper";
+  d.vendor = "NVIDIA Corporation";
+  d.type = DeviceType::GPU;
+  d.compute_units = 132;
+  d.max_work_group_size = 1024;
+  d.max_work_item_sizes[0] = d.max_work_item_sizes[1] = d.max_work_item_sizes[2] = 1024;
+  d.local_memory_bytes = 49152;
+  d.compute_capability = 90;
+  return d;
+}
+
 inline Context& shared_context() {
   static Context context;
   return context;

@@ -1,30 +1,20 @@
 // The k-groups `auto` gives blocked (plan/k_groups.hpp) on an invented H100 (132 compute units,
 // 48 KiB of local memory): two where a launch leaves each unit at most one work-group and each
-// k-group keeps its slices of K, one otherwise; and the warm set's two-k-group sets.
+// k-group keeps its slices of K, one otherwise.
 #include <gtest/gtest.h>
 
 #include "catalog/kernel_spec.hpp"
 #include "plan/k_groups.hpp"
+#include "test_support.hpp"
 
 namespace clgemm::detail {
 namespace {
 
-DeviceLimits hopper() {
-  DeviceLimits d;
-  d.name = "invented H100";
-  d.vendor = "NVIDIA Corporation";
-  d.type = DeviceType::GPU;
-  d.compute_units = 132;
-  d.max_work_group_size = 1024;
-  d.max_work_item_sizes[0] = d.max_work_item_sizes[1] = d.max_work_item_sizes[2] = 1024;
-  d.local_memory_bytes = 49152;
-  d.compute_capability = 90;
-  return d;
-}
+using clgemm::testing::invented_hopper;
 
 // The 64 x 128 tiles `auto` runs 1024^3 on (the H200's medium-large entry), K_GROUPS 1.
 KernelOptions mid_tiles() {
-  return resolve_options("blocked", hopper(),
+  return resolve_options("blocked", invented_hopper(),
                          {{"TILE_M", 64},
                           {"TILE_N", 128},
                           {"TILE_K", 8},
@@ -37,7 +27,7 @@ KernelOptions mid_tiles() {
 }
 
 TEST(KGroups, TwoWhereEachUnitHasAtMostOneWorkGroup) {
-  const auto gpu = hopper();
+  const auto gpu = invented_hopper();
   // 1024^3: 16 x 8 = 128 tiles, no split; 896^3: 98; 132 exactly.
   EXPECT_EQ(auto_k_groups(mid_tiles(), 128, 1024, gpu), kAutoKGroups);
   EXPECT_EQ(auto_k_groups(mid_tiles(), 98, 896, gpu), kAutoKGroups);
@@ -51,7 +41,7 @@ TEST(KGroups, TwoWhereEachUnitHasAtMostOneWorkGroup) {
 }
 
 TEST(KGroups, OneWhereAKGroupWouldKeepTooLittleOfK) {
-  const auto gpu = hopper();
+  const auto gpu = invented_hopper();
   const std::int64_t enough = kAutoKGroups * kMinKGroupSteps * 8;  // TILE_K 8
   EXPECT_EQ(auto_k_groups(mid_tiles(), 128, enough, gpu), kAutoKGroups);
   EXPECT_EQ(auto_k_groups(mid_tiles(), 128, enough - 8, gpu), 1);
@@ -59,7 +49,7 @@ TEST(KGroups, OneWhereAKGroupWouldKeepTooLittleOfK) {
 }
 
 TEST(KGroups, OneWhereTheOptionsCannotTakeThem) {
-  const auto gpu = hopper();
+  const auto gpu = invented_hopper();
   // 128 x 256 tiles: their sums (128 KiB) do not fit the local memory.
   const auto large = resolve_options(
       "blocked", gpu,

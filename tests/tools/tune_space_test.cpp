@@ -7,8 +7,12 @@
 
 #include <algorithm>
 
+#include "test_support.hpp"
+
 namespace clgemm::tune {
 namespace {
+
+using clgemm::testing::invented_hopper;
 
 // A CPU as PoCL names one with AVX-512 (register_block derives VEC 16 there).
 DeviceLimits fake_cpu() {
@@ -18,19 +22,6 @@ DeviceLimits fake_cpu() {
   d.max_work_group_size = 4096;
   d.max_work_item_sizes[0] = d.max_work_item_sizes[1] = d.max_work_item_sizes[2] = 4096;
   d.local_memory_bytes = 4 << 20;
-  return d;
-}
-
-// An NVIDIA GPU with wgmma and cp.async (the H100's and H200's limits).
-DeviceLimits fake_hopper() {
-  DeviceLimits d;
-  d.name = "fake Hopper";
-  d.vendor = "NVIDIA Corporation";
-  d.type = DeviceType::GPU;
-  d.max_work_group_size = 1024;
-  d.max_work_item_sizes[0] = d.max_work_item_sizes[1] = d.max_work_item_sizes[2] = 1024;
-  d.local_memory_bytes = 49152;
-  d.compute_capability = 90;
   return d;
 }
 
@@ -65,7 +56,7 @@ TEST(TuneSpace, TheDerivedValueIsAddedToTheCandidates) {
 }
 
 TEST(TuneSpace, WgmmaLeavesOutWhatItsCandidatesLeaveOut) {
-  const auto gpu = fake_hopper();
+  const auto gpu = invented_hopper();
   const auto derived = derive_options("wgmma", gpu);
   ASSERT_EQ(derived.at("A_REGISTERS"), 1);
   const auto lists = default_value_lists("wgmma", derived, gpu);
@@ -91,7 +82,7 @@ TEST(TuneSpace, AShortRangeWithoutCandidatesIsSearchedWhole) {
   // Without cp.async, ASYNC_COPY = 1 and STAGES above 2 are left out.
   EXPECT_EQ(blocked.at("ASYNC_COPY"), (Values{0}));
   EXPECT_EQ(blocked.at("STAGES"), (Values{2}));
-  const auto gpu = fake_hopper();
+  const auto gpu = invented_hopper();
   const auto with_cp_async = default_value_lists("blocked", derive_options("blocked", gpu), gpu);
   EXPECT_EQ(with_cp_async.at("ASYNC_COPY"), (Values{0, 1}));
   EXPECT_EQ(with_cp_async.at("STAGES"), (Values{2, 3, 4}));
@@ -101,7 +92,7 @@ TEST(TuneSpace, AShortRangeWithoutCandidatesIsSearchedWhole) {
 // Over the whole catalogue: a parameter with candidates is searched over them and its derived
 // value alone, short range or long, on a CPU and on a GPU.
 TEST(TuneSpace, EveryListIsTheCandidatesAndTheDerivedValue) {
-  for (const auto& device : {fake_cpu(), fake_hopper()})
+  for (const auto& device : {fake_cpu(), invented_hopper()})
     for (const auto& kernel : kernel_catalog()) {
       if (kernel.needs_tensor_cores && device.compute_capability < 80) continue;
       const auto derived = derive_options(kernel.name, device);
@@ -122,7 +113,7 @@ TEST(TuneSpace, EveryListIsTheCandidatesAndTheDerivedValue) {
 // A plain `clgemm-tune --kernel K` must not be refused for its own default space: blocked's on
 // a GPU with cp.async (ASYNC_COPY and three STAGES) once had 3.84 million combinations.
 TEST(TuneSpace, EveryDefaultSpaceFitsTheEnumerationCap) {
-  for (const auto& device : {fake_cpu(), fake_hopper()})
+  for (const auto& device : {fake_cpu(), invented_hopper()})
     for (const auto& kernel : kernel_catalog()) {
       if (kernel.needs_tensor_cores && device.compute_capability < 80) continue;
       SCOPED_TRACE(kernel.name + " on " + device.name);
