@@ -55,8 +55,9 @@ KernelSpec blocked_spec() {
                         0,
                         1,
                         // The tuner tries 0 where it is derived (CPUs), not on GPUs, where the
-                        // stores measured as fast or faster on every shape and 0 would double a
-                        // space already near its cap (clgemm-tune's 2,000,000 combinations).
+                        // stores ran as fast, within the noise, or faster on every shape measured
+                        // and 0 would double a space already near its cap (clgemm-tune's
+                        // 2,000,000 combinations).
                         {1}});
   parameters.push_back({"STAGES",
                         "local pages of each operand: 2 with register staging; with ASYNC_COPY "
