@@ -101,11 +101,14 @@ CLGEMM_API std::array<std::int64_t, 3> kernel_block(const std::string& kernel,
 // through registers (not with blocked's ASYNC_COPY = 1), a private array (PRIVATE_K),
 // blocked's second set of fragments (FRAG_PREFETCH = 1: ITEM_M + ITEM_N) and wgmma's slices of
 // A in registers (A_REGISTERS). A GPU work-item has at most 255 32-bit registers; a model
-// above that spills.
+// above that spills. With a precision, also what the kernel keeps in that precision alone
+// (wgmma's 3xTF32 sums each slice apart: as many floats again as its accumulators).
 CLGEMM_API long kernel_outputs_per_work_item(const std::string& kernel,
                                              const KernelOptions& options);
 CLGEMM_API long kernel_registers_per_work_item(const std::string& kernel,
                                                const KernelOptions& options);
+CLGEMM_API long kernel_registers_per_work_item(const std::string& kernel,
+                                               const KernelOptions& options, Precision precision);
 
 // Where kernel sources are looked for, in order: $CLGEMM_KERNEL_DIR, the directory named by
 // set_kernel_directory(), share/clgemm/kernels beside the installed library, then (unless

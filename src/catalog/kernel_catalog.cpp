@@ -112,6 +112,15 @@ long kernel_registers_per_work_item(const std::string& kernel, const KernelOptio
   detail::rethrow_as_clgemm_error();
 }
 
+long kernel_registers_per_work_item(const std::string& kernel, const KernelOptions& options,
+                                    Precision precision) try {
+  const auto& spec = spec_with_options(kernel, options);
+  return kernel_registers_per_work_item(kernel, options) +
+         (spec.registers_in_precision ? spec.registers_in_precision(options, precision) : 0);
+} catch (...) {
+  detail::rethrow_as_clgemm_error();
+}
+
 KernelOptions derive_options(const std::string& kernel, const DeviceLimits& limits) try {
   return detail::find_spec(kernel).derive(limits);
 } catch (...) {

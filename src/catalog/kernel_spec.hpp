@@ -96,6 +96,9 @@ struct KernelSpec {
   // staged through registers, a private array, a second set of fragments, A's fragments),
   // which kernel_registers_per_work_item adds; unset means none.
   std::function<long(const KernelOptions&)> registers_beside_outputs;
+  // Floats a work-item keeps in one precision alone, beside those (wgmma's 3xTF32 slice sums);
+  // kernel_registers_per_work_item with a precision adds them; unset means none.
+  std::function<long(const KernelOptions&, Precision)> registers_in_precision;
   // The traffic model: floats of A and B the kernel loads from global memory for a row-major
   // M x N x K problem, counted as its work-items issue them (reuse through local or private
   // memory lowers it; loads outside the matrix are masked and not counted). C is added by

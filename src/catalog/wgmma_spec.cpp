@@ -127,6 +127,11 @@ KernelSpec wgmma_spec() {
   // as many again for the sum of each slice).
   s.outputs_per_work_item = accumulators;
   s.registers_beside_outputs = fragment_registers;
+  // 3xTF32 sums each slice's products from zero before adding them to the accumulators
+  // (kernels/wgmma.cl): a second set as large.
+  s.registers_in_precision = [](const KernelOptions& o, Precision precision) {
+    return precision == Precision::TF32x3 ? accumulators(o) : 0L;
+  };
   s.local_memory_bytes = wgmma_local_bytes;
   s.derive = [](const DeviceLimits& d) {
     // Two warpgroups of 64 x 64, slices 32 deep (16 in 3xTF32), A in registers, three pages of

@@ -399,6 +399,13 @@ TEST(KernelModel, RegistersAndCandidates) {
   // Beside them, three slices of A's fragments: 4 floats per 64 x 8 step, two blocks, 16 deep.
   EXPECT_EQ(kernel_registers_per_work_item("wgmma", wgmma_registers), 128 + 3 * 2 * 16 / 2);
   EXPECT_EQ(kernel_registers_per_work_item("wgmma", wgmma), 64);  // A through the pages
+  // 3xTF32 sums each slice apart: a second set of accumulators; TF32 keeps none.
+  EXPECT_EQ(kernel_registers_per_work_item("wgmma", wgmma, Precision::TF32), 64);
+  EXPECT_EQ(kernel_registers_per_work_item("wgmma", wgmma, Precision::TF32x3), 64 + 64);
+  EXPECT_EQ(kernel_registers_per_work_item("wgmma", wgmma_registers, Precision::TF32x3),
+            128 + 3 * 2 * 16 / 2 + 128);
+  EXPECT_EQ(kernel_registers_per_work_item("blocked", blocked, Precision::TF32x3),
+            kernel_registers_per_work_item("blocked", blocked));
   EXPECT_EQ(kernel_work_group("wgmma", wgmma_registers), (std::array<std::size_t, 2>{2 * 128, 1}));
   EXPECT_EQ(kernel_local_memory_bytes("wgmma", wgmma_registers),
             std::size_t(4 * (128 * 16 * 4 + 8)));

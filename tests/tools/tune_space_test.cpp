@@ -110,6 +110,22 @@ TEST(TuneSpace, EveryListIsTheCandidatesAndTheDerivedValue) {
     }
 }
 
+// The register budget counts what a precision keeps alone: wgmma's 128 x 256 tiles with A
+// through the pages keep 128 accumulators per work-item, and in 3xTF32 as many slice sums
+// beside them, over a GPU's budget of 192: 3xTF32 prunes them, TF32 does not.
+TEST(TuneSpace, ThreeTf32CountsItsSliceSums) {
+  const auto gpu = invented_hopper();
+  KernelOptions wide = derive_options("wgmma", gpu);
+  wide["TILE_N"] = 256;
+  wide["A_REGISTERS"] = 0;
+  wide["TILE_K"] = 8;
+  wide["STAGES"] = 2;
+  ASSERT_EQ(kernel_registers_per_work_item("wgmma", wide), 128);
+  EXPECT_EQ(prune_reason("wgmma", wide, prune_context(gpu, 4096, 4096, Precision::TF32)), "");
+  EXPECT_EQ(prune_reason("wgmma", wide, prune_context(gpu, 4096, 4096, Precision::TF32x3)),
+            "register-budget");
+}
+
 // A plain `clgemm-tune --kernel K` must not be refused for its own default space: blocked's on
 // a GPU with cp.async (ASYNC_COPY and three STAGES) once had 3.84 million combinations.
 TEST(TuneSpace, EveryDefaultSpaceFitsTheEnumerationCap) {

@@ -260,7 +260,8 @@ int run_tune(Arguments& args) {
                         ? "; by size alone it is '" + shape_class(problem) + "'"
                         : std::string())
                 << ")";
-    const Space space = build_space(kernel, lists, prune_context(limits, problem.m, problem.n));
+    const Space space = build_space(
+        kernel, lists, prune_context(limits, problem.m, problem.n, search.measure.precision));
     std::cout << "\n  space: " << space_summary(space) << std::endl;
     if (args.dry_run) continue;
 

@@ -96,8 +96,10 @@ void apply_space_override(ValueLists& lists, const std::string& kernel, const st
   lists[name] = values;
 }
 
-PruneContext prune_context(const DeviceLimits& limits, std::int64_t m, std::int64_t n) {
+PruneContext prune_context(const DeviceLimits& limits, std::int64_t m, std::int64_t n,
+                           Precision precision) {
   PruneContext c;
+  c.precision = precision;
   c.limits = limits;
   c.m = m;
   c.n = n;
@@ -118,7 +120,7 @@ std::string prune_reason(const std::string& kernel, const KernelOptions& options
   }
   const auto wg = kernel_work_group(kernel, options);
   if (wg[0] * wg[1] < context.min_work_items) return "few-work-items";
-  if (kernel_registers_per_work_item(kernel, options) > context.register_budget)
+  if (kernel_registers_per_work_item(kernel, options, context.precision) > context.register_budget)
     return "register-budget";
   const long rows = get(options, "TILE_M", get(options, "TILE", 1));
   const long cols = get(options, "TILE_N", get(options, "TILE", 1));

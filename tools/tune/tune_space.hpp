@@ -38,8 +38,10 @@ struct PruneContext {
   std::int64_t m = 0, n = 0;       // the problem measured, for the padding rule
   std::size_t min_work_items = 0;  // GPUs: below a warp/wavefront of work-items is hopeless
   long register_budget = 0;        // floats a work-item may keep (accumulators + staged loads)
+  Precision precision = Precision::FP32;  // what the candidates compute (their registers in it)
 };
-PruneContext prune_context(const DeviceLimits& limits, std::int64_t m, std::int64_t n);
+PruneContext prune_context(const DeviceLimits& limits, std::int64_t m, std::int64_t n,
+                           Precision precision = Precision::FP32);
 
 // Why a candidate is not worth building: "" when it is, else one of the reasons below (the
 // first that applies): "invalid" (validate_options refused it), "few-work-items",
