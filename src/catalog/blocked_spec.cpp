@@ -83,11 +83,7 @@ KernelSpec blocked_spec() {
     wg[1] *= std::size_t(opt(o, "K_GROUPS"));
     return wg;
   };
-  s.geometry = [wgf = s.work_group](const KernelOptions& o, std::int64_t m, std::int64_t n) {
-    const auto wg = wgf(o);
-    return LaunchGeometry{
-        {groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]}, wg};
-  };
+  s.geometry = one_group_per_tile(s.work_group);
   // Every k-group's pages; with K_GROUPS > 1 at least the TILE_M x TILE_N sums, which reuse
   // the pages.
   s.local_memory_bytes = [group_pages_bytes](const KernelOptions& o) {

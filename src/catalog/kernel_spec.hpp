@@ -304,6 +304,16 @@ inline std::function<long(const KernelOptions&)> one_staged_page(const KernelSpe
     return staged_page_share(lm(o), 2, wgf(o));
   };
 }
+// KernelSpec::geometry of a kernel with one work-group of `work_group` per TILE_M x TILE_N block
+// of C (vectorized's and blocked's launch).
+inline std::function<LaunchGeometry(const KernelOptions&, std::int64_t, std::int64_t)>
+one_group_per_tile(std::function<std::array<std::size_t, 2>(const KernelOptions&)> work_group) {
+  return [work_group](const KernelOptions& o, std::int64_t m, std::int64_t n) {
+    const auto wg = work_group(o);
+    return LaunchGeometry{
+        {groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]}, wg};
+  };
+}
 // VEC, the floats of one vector load, is an OpenCL vector width.
 inline Constraint vector_width_constraint() {
   return {"VEC is 1, 2, 4, 8 or 16", [](const KernelOptions& o) {

@@ -251,11 +251,7 @@ KernelSpec vector_tile_spec(std::string name, std::string summary) {
          return (opt(o, "TILE_K") * opt(o, "TILE_N") / opt(o, "VEC")) % threads(o) == 0;
        }},
   };
-  s.geometry = [wgf = s.work_group](const KernelOptions& o, std::int64_t m, std::int64_t n) {
-    const auto wg = wgf(o);
-    return LaunchGeometry{
-        {groups(n, opt(o, "TILE_N")) * wg[0], groups(m, opt(o, "TILE_M")) * wg[1]}, wg};
-  };
+  s.geometry = one_group_per_tile(s.work_group);
   s.block = [](const KernelOptions& o) {
     return std::array<std::int64_t, 3>{opt(o, "TILE_M"), opt(o, "TILE_N"), opt(o, "TILE_K")};
   };
