@@ -19,7 +19,9 @@ constexpr std::int64_t kMinSliceDepth = 1024;
 // block[0] x block[1] (rows x columns of C) where the work-groups the device runs at once are
 // not known (where they are, wave_plan.hpp's model decides): when those tiles give fewer
 // work-groups than two waves over the compute units, enough slices for about two waves, as
-// long as each slice keeps K / S >= min_slice_depth.
+// long as each slice keeps K / S >= min_slice_depth; one slice fewer where the slices that
+// reach two waves would leave some units a third work-group (the wave model, one group per
+// unit at a time, then has the fewer slices faster).
 long choose_split(std::int64_t m, std::int64_t n, std::int64_t k,
                   const std::array<std::int64_t, 3>& block, std::size_t compute_units,
                   std::int64_t min_slice_depth = kMinSliceDepth);

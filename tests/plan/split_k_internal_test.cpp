@@ -33,6 +33,27 @@ TEST(ChooseSplit, TwoWavesOverTheComputeUnits) {
   EXPECT_EQ(choose_split(0, 5, 5, h200_tile, 132), 1);
 }
 
+TEST(ChooseSplit, OneSliceFewerWhereTheWavesWouldBeRagged) {
+  // 64 tiles of 64 x 128: 5 slices are 320 groups, a third on 56 of 132 units; 4 are 256.
+  EXPECT_EQ(choose_split(64, 8192, 8192, {64, 128, 8}, 132), 4);
+  // 128 tiles of 64 x 64: 3 slices (384 groups, 2.9 per unit) spread as evenly as 2 would.
+  EXPECT_EQ(choose_split(8192, 64, 8192, {64, 64, 16}, 132), 3);
+  // 172 tiles: one slice fewer is no split, 2 groups on 40 units and 1 on the rest.
+  EXPECT_EQ(choose_split(128, 11008, 4096, {64, 128, 16}, 132), 2);
+  // 100 tiles: 3 slices (300 groups) against 2 (200) by less than 5%, so 3 stand.
+  EXPECT_EQ(choose_split(640, 1280, 8192, {64, 128, 16}, 132), 3);
+  // Where K caps the slices below two waves, the cap stands.
+  EXPECT_EQ(choose_split(64, 8192, 3072, {64, 128, 16}, 132), 3);
+  // Over every tile count below two waves: the slices for two waves or one fewer, and every
+  // unit has a group.
+  for (std::int64_t tiles = 1; tiles < 264; ++tiles) {
+    const long s = choose_split(64, 128 * tiles, 1 << 20, {64, 128, 16}, 132);
+    const std::int64_t two_waves = (264 + tiles - 1) / tiles;
+    EXPECT_TRUE(s == two_waves || s == two_waves - 1) << tiles << " tiles: " << s;
+    EXPECT_GE(tiles * s, 132) << tiles << " tiles: " << s;
+  }
+}
+
 TEST(SliceK, WholeStepsNoEmptySlice) {
   EXPECT_EQ(slice_k(5000, 7, 16).slices, 7);
   EXPECT_EQ(slice_k(5000, 7, 16).k_slice, 720);
