@@ -158,18 +158,25 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
   if (on_tensor_cores(precision, cores)) kinds.push_back(TensorCores::None);
   const bool thin_leave_for_blocked =
       thin_for_tensor_cores_rows(precision, cores) > kGemvRowsOnGpus;
+  // blocked's sets that single products run: the planner gives those, never a batch's, two
+  // k-groups (plan/k_groups.hpp).
+  std::vector<KernelOptions> single_product_blocked;
   for (TensorCores used : kinds)
     for (bool gemv : {false, true}) {
       if (gemv && !gemv_regime_possible(precision, used)) continue;
       if (used != cores && !gemv && !thin_leave_for_blocked) continue;
       for (bool single : {true, false}) {
         const AutoScope scope{precision, used, gemv, single};
-        for (const auto& usable : usable_entries(database, device, scope).entries)
+        for (const auto& usable : usable_entries(database, device, scope).entries) {
           add(usable.entry.kernel, usable.entry.kernel == "gemv"
                                        ? gemv_for_precision(usable.entry.options)
                                        : usable.entry.options);
+          if (single && usable.entry.kernel == "blocked")
+            single_product_blocked.push_back(usable.entry.options);
+        }
         const std::string derived = regime_kernel(scope);
         add(derived, derived == "gemv" ? gemv_for_precision({}) : KernelOptions{});
+        if (single && derived == "blocked") single_product_blocked.push_back({});
       }
     }
   // tensorcore's thin and small tiles (runs_thin_tensorcore_tiles, runs_small_tensorcore_tiles).
@@ -180,18 +187,15 @@ std::vector<KernelSelection> auto_kernels(const TuningDatabase& database,
   }
   // Short-K calls' pipeline (runs_short_k_pipeline).
   if (short_k_pipeline_runs(precision, device)) add("blocked", blocked_short_k_tiles());
-  // blocked's FP32 sets in two k-groups, for the launches of few work-groups the planner gives
-  // them (plan/k_groups.hpp).
-  if (precision == Precision::FP32) {
-    const std::vector<KernelSelection> chosen = out;
-    for (const KernelSelection& s : chosen)
-      if (s.kernel == "blocked" &&
-          takes_auto_k_groups(resolve_options("blocked", device, s.overrides), device)) {
-        KernelOptions split = s.overrides;
+  // blocked's FP32 sets of single products in two k-groups, for the launches of few
+  // work-groups the planner gives them (plan/k_groups.hpp).
+  if (precision == Precision::FP32)
+    for (const KernelOptions& overrides : single_product_blocked)
+      if (takes_auto_k_groups(resolve_options("blocked", device, overrides), device)) {
+        KernelOptions split = overrides;
         split["K_GROUPS"] = kAutoKGroups;
         add("blocked", split);
       }
-  }
   return out;
 }
 

@@ -103,29 +103,35 @@ TEST(AutoCandidates, TheH200Fp32SetIsItsEntriesAndTheDerivedKernels) {
   for (const auto& s : set) EXPECT_TRUE(s.kernel == "blocked" || s.kernel == "gemv") << s.kernel;
 }
 
-// Every FP32 set of blocked that may take two k-groups (plan/k_groups.hpp) is in the warm set
-// with them too, as the planner runs it on launches of few work-groups; the H200's 64 x 128
-// entry is one.
+// Every FP32 set of blocked that single products run and that may take two k-groups
+// (plan/k_groups.hpp) is in the warm set with them too, as the planner runs it on launches of few
+// work-groups (the H200's 64 x 128 entry is one); a batch's sets are not, since the planner never
+// gives a batch k-groups.
 TEST(AutoCandidates, TheH200Fp32SetHoldsItsTwoKGroupSets) {
-  const auto set = detail::auto_kernels(TuningDatabase::load_default(), h200(), Precision::FP32,
-                                        TensorCores::None);
+  const TuningDatabase database = TuningDatabase::load_default();
+  const auto set = detail::auto_kernels(database, h200(), Precision::FP32, TensorCores::None);
   const auto in_set = [&set](const KernelOptions& overrides) {
     return std::any_of(set.begin(), set.end(), [&](const KernelSelection& s) {
       return s.kernel == "blocked" && s.overrides == overrides;
     });
   };
-  int taking = 0;
-  for (const auto& s : set) {
-    if (s.kernel != "blocked" || s.overrides.count("K_GROUPS")) continue;
-    if (!detail::takes_auto_k_groups(resolve_options("blocked", h200(), s.overrides), h200()))
+  int single = 0, batched = 0;
+  for (const TunedEntry& e : database.entries()) {
+    if (e.device != "NVIDIA H200" || e.kernel != "blocked" || e.precision != Precision::FP32 ||
+        !detail::takes_auto_k_groups(resolve_options("blocked", h200(), e.options), h200()))
       continue;
-    ++taking;
-    KernelOptions split = s.overrides;
+    KernelOptions split = e.options;
     split["K_GROUPS"] = detail::kAutoKGroups;
-    EXPECT_TRUE(in_set(split)) << "blocked's set of " << s.overrides.size()
-                               << " overrides without its two k-groups";
+    if (e.batch > 1) {
+      ++batched;
+      EXPECT_FALSE(in_set(split)) << "the batched entry '" << e.shape_class << "'";
+    } else {
+      ++single;
+      EXPECT_TRUE(in_set(split)) << "the entry '" << e.shape_class << "'";
+    }
   }
-  EXPECT_GE(taking, 1);
+  EXPECT_GE(single, 1);
+  EXPECT_GE(batched, 1);
 }
 
 }  // namespace
