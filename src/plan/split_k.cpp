@@ -22,8 +22,8 @@ long choose_split(std::int64_t m, std::int64_t n, std::int64_t k,
   // units a third work-group the others lack: 64 tiles of 64x8192x8192 in 5 slices are 320
   // groups, 3 on 56 of 132 units and 2 on the rest, in 4 slices 256, 2 on nearly all (on the
   // H100: 0.268 ms in 5 slices, 0.247 in 4). Taken where the wave model, with one group per
-  // unit at a time, has it kMinSplitGain faster. (Every unit still gets a group: fewer * groups
-  // > target - groups, which is at least `units` while groups < units, and fewer >= 1.)
+  // unit at a time, has it kMinSplitGain faster. (Every unit still gets a group: below `units`
+  // groups, fewer * groups > target - groups > units; from `units` on, fewer is 1.)
   const std::int64_t fewer = target / groups;
   if (fewer >= 1 && fewer < slices) {
     const WaveGeometry per_unit{m, n, k, block, units};
