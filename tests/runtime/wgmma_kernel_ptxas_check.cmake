@@ -3,71 +3,21 @@
 # comments), the PTX gets the header NVIDIA's OpenCL compiler writes on an H200 (.target
 # sm_90), the library's rewrite (clgemm-ptx-rewrite) retargets it to sm_90a, and ptxas must
 # assemble it without spilling registers or serializing the wgmma. The variants: both
-# precisions, an epilogue, and other tiles, depths and stages. clang's
-# OpenCL target has no library, so the built-ins the kernel calls are defined here. Only a run
-# on the H200 (the precision tests' wgmma cases) shows that the kernel computes the product.
+# precisions, an epilogue, and other tiles, depths and stages. clang's OpenCL target has no
+# library, so the built-ins the kernel calls are defined in nvptx_builtins.clh. Only a run on
+# the H200 (the precision tests' wgmma cases) shows that the kernel computes the product.
 #   cmake -DCLANG=... -DPTXAS=... -DREWRITE=... -DKERNELS=... -DWORK=...
 #         -P wgmma_kernel_ptxas_check.cmake
 file(MAKE_DIRECTORY ${WORK})
-file(WRITE ${WORK}/wgmma_nvptx.cl [=[
-// The OpenCL built-ins the kernel calls, for clang's NVPTX target.
-size_t __attribute__((overloadable)) get_local_id(uint dimension) {
-  return dimension == 0   ? __nvvm_read_ptx_sreg_tid_x()
-         : dimension == 1 ? __nvvm_read_ptx_sreg_tid_y()
-                          : __nvvm_read_ptx_sreg_tid_z();
-}
-size_t __attribute__((overloadable)) get_group_id(uint dimension) {
-  return dimension == 0   ? __nvvm_read_ptx_sreg_ctaid_x()
-         : dimension == 1 ? __nvvm_read_ptx_sreg_ctaid_y()
-                          : __nvvm_read_ptx_sreg_ctaid_z();
-}
-void __attribute__((overloadable)) barrier(cl_mem_fence_flags flags) {
-  __asm__ volatile("bar.sync 0;" ::: "memory");
-}
-float __attribute__((overloadable)) mad(float a, float b, float c) {
-  return __builtin_fmaf(a, b, c);
-}
-int __attribute__((overloadable)) isnan(float x) {
-  return __builtin_isnan(x);
-}
-int __attribute__((overloadable)) max(int a, int b) {
-  return a > b ? a : b;
-}
-int __attribute__((overloadable)) min(int a, int b) {
-  return a < b ? a : b;
-}
-size_t __attribute__((overloadable)) get_num_groups(uint dimension) {
-  return dimension == 0   ? __nvvm_read_ptx_sreg_nctaid_x()
-         : dimension == 1 ? __nvvm_read_ptx_sreg_nctaid_y()
-                          : __nvvm_read_ptx_sreg_nctaid_z();
-}
-uint __attribute__((overloadable)) atomic_xchg(volatile __global uint *p, uint value) {
-  uint old;
-  __asm__ volatile("atom.global.exch.b32 %0, [%1], %2;"
-                   : "=r"(old) : "l"((ulong)p), "r"(value) : "memory");
-  return old;
-}
-uint __attribute__((overloadable)) atomic_inc(volatile __global uint *p) {
-  uint old;
-  __asm__ volatile("atom.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"((ulong)p) : "memory");
-  return old;
-}
-uint __attribute__((overloadable)) atomic_cmpxchg(volatile __global uint *p, uint expected,
-                                                  uint value) {
-  uint old;
-  __asm__ volatile("atom.global.cas.b32 %0, [%1], %2, %3;"
-                   : "=r"(old) : "l"((ulong)p), "r"(expected), "r"(value) : "memory");
-  return old;
-}
-#include "wgmma.cl"
-]=])
+file(WRITE ${WORK}/wgmma_nvptx.cl "#include \"nvptx_builtins.clh\"\n#include \"wgmma.cl\"\n")
 
 set(report "")
 function(check name)
   execute_process(
     COMMAND ${CLANG} -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang
             -finclude-default-header -Xclang -target-cpu -Xclang sm_80 -O2 -S -I ${KERNELS}
-            -Dasm=__asm__ -Werror ${ARGN} -o ${WORK}/${name}.ptx ${WORK}/wgmma_nvptx.cl
+            -I ${CMAKE_CURRENT_LIST_DIR} -Dasm=__asm__ -Werror ${ARGN} -o ${WORK}/${name}.ptx
+            ${WORK}/wgmma_nvptx.cl
     RESULT_VARIABLE status ERROR_VARIABLE errors)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "wgmma.cl ${ARGN} does not compile for NVPTX:\n${errors}")
