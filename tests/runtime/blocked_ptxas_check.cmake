@@ -1,6 +1,6 @@
 # Checks kernels/blocked.cl's NVIDIA paths without an NVIDIA GPU: clang's NVPTX back end compiles
-# each variant (the built-ins from nvptx_builtins.clh), the entry gets the bound NVIDIA's OpenCL
-# compiler writes from reqd_work_group_size (.reqntid), and ptxas must assemble it for sm_90
+# each variant, the entry gets the bound NVIDIA's OpenCL compiler writes from
+# reqd_work_group_size (both in nvptx_kernel.cmake), and ptxas must assemble it for sm_90
 # without spilling registers. The variants are those a Hopper runs: the H200's tuned FP32 entries
 # (tuning/h200.json), each with the two k-groups `auto` plans for launches of few work-groups,
 # the short-K pipeline's asynchronous copies, the asynchronous copies in k-groups, split K,
@@ -8,7 +8,7 @@
 # the asynchronous copies (cp.async is NVIDIA's); only a run on the GPU shows the products right.
 #   cmake -DCLANG=... -DPTXAS=... -DKERNELS=... -DWORK=... -P blocked_ptxas_check.cmake
 file(MAKE_DIRECTORY ${WORK})
-file(WRITE ${WORK}/blocked_nvptx.cl "#include \"nvptx_builtins.clh\"\n#include \"blocked.cl\"\n")
+include(${CMAKE_CURRENT_LIST_DIR}/nvptx_kernel.cmake)
 
 # The value of -D`name`=V in the options, else `default`.
 function(option_value out name default)
@@ -22,16 +22,7 @@ endfunction()
 
 set(report "")
 function(check name)
-  execute_process(
-    COMMAND ${CLANG} -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang
-            -finclude-default-header -Xclang -target-cpu -Xclang sm_80 -O2 -S -I ${KERNELS}
-            -I ${CMAKE_CURRENT_LIST_DIR} -Dasm=__asm__ -Werror ${ARGN} -o ${WORK}/${name}.ptx
-            ${WORK}/blocked_nvptx.cl
-    RESULT_VARIABLE status ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "blocked.cl ${ARGN} does not compile for NVPTX:\n${errors}")
-  endif()
-  file(READ ${WORK}/${name}.ptx ptx)
+  nvptx_compile(ptx ${name} blocked.cl ${ARGN})
   if("${ARGN}" MATCHES "-DASYNC_COPY=1" AND NOT ptx MATCHES "cp\\.async\\.")
     message(FATAL_ERROR "blocked.cl ${ARGN}: no cp.async in the PTX")
   endif()
@@ -43,13 +34,8 @@ function(check name)
   option_value(item_n ITEM_N 8 ${ARGN})
   option_value(k_groups K_GROUPS 1 ${ARGN})
   math(EXPR items "${tile_m} / ${item_m} * ${tile_n} / ${item_n} * ${k_groups}")
-  string(FIND "${ptx}" ".entry" entry)
-  string(SUBSTRING "${ptx}" ${entry} -1 tail)
-  string(FIND "${tail}" "\n{" body)
-  math(EXPR body "${entry} + ${body}")
-  string(SUBSTRING "${ptx}" 0 ${body} head)
-  string(SUBSTRING "${ptx}" ${body} -1 tail)
-  file(WRITE ${WORK}/${name}.bounded.ptx "${head}\n.reqntid ${items}, 1, 1${tail}")
+  bound_entry(ptx ${items})
+  file(WRITE ${WORK}/${name}.bounded.ptx "${ptx}")
   execute_process(COMMAND ${PTXAS} -arch=sm_90 -v -o ${WORK}/${name}.cubin
                           ${WORK}/${name}.bounded.ptx
                   RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)

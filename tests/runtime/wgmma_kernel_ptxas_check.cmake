@@ -3,42 +3,26 @@
 # comments), the PTX gets the header NVIDIA's OpenCL compiler writes on an H200 (.target
 # sm_90), the library's rewrite (clgemm-ptx-rewrite) retargets it to sm_90a, and ptxas must
 # assemble it without spilling registers or serializing the wgmma. The variants: both
-# precisions, an epilogue, and other tiles, depths and stages. clang's OpenCL target has no
-# library, so the built-ins the kernel calls are defined in nvptx_builtins.clh. Only a run on
-# the H200 (the precision tests' wgmma cases) shows that the kernel computes the product.
+# precisions, an epilogue, and other tiles, depths and stages (the compile and the bound in
+# nvptx_kernel.cmake). Only a run on the H200 (the precision tests' wgmma cases) shows that the
+# kernel computes the product.
 #   cmake -DCLANG=... -DPTXAS=... -DREWRITE=... -DKERNELS=... -DWORK=...
 #         -P wgmma_kernel_ptxas_check.cmake
 file(MAKE_DIRECTORY ${WORK})
-file(WRITE ${WORK}/wgmma_nvptx.cl "#include \"nvptx_builtins.clh\"\n#include \"wgmma.cl\"\n")
+include(${CMAKE_CURRENT_LIST_DIR}/nvptx_kernel.cmake)
 
 set(report "")
 function(check name)
-  execute_process(
-    COMMAND ${CLANG} -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang
-            -finclude-default-header -Xclang -target-cpu -Xclang sm_80 -O2 -S -I ${KERNELS}
-            -I ${CMAKE_CURRENT_LIST_DIR} -Dasm=__asm__ -Werror ${ARGN} -o ${WORK}/${name}.ptx
-            ${WORK}/wgmma_nvptx.cl
-    RESULT_VARIABLE status ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "wgmma.cl ${ARGN} does not compile for NVPTX:\n${errors}")
-  endif()
-  file(READ ${WORK}/${name}.ptx ptx)
+  nvptx_compile(ptx ${name} wgmma.cl ${ARGN})
   set(marked "//@ wgmma\\.mma_async\\.sync\\.aligned\\.m64n(64|128|192|256)k8\\.f32\\.tf32\\.tf32 {%f")
   if(NOT ptx MATCHES "${marked}")
     message(FATAL_ERROR "wgmma.cl ${ARGN}: no marked wgmma with registers in the PTX")
   endif()
-  # NVIDIA's compiler writes reqd_work_group_size into the entry as .reqntid, which bounds
-  # ptxas's registers (65536 / work-items); clang's NVPTX target leaves it out, so it is added.
+  # The work-group's bound, where the variant names its warpgroups (nvptx_kernel.cmake).
   string(REGEX MATCH "-DWARPGROUPS=([0-9]+)" warpgroups "${ARGN}")
   if(warpgroups)
     math(EXPR items "${CMAKE_MATCH_1} * 128")
-    string(FIND "${ptx}" ".entry" entry)
-    string(SUBSTRING "${ptx}" ${entry} -1 tail)
-    string(FIND "${tail}" "\n{" body)
-    math(EXPR body "${entry} + ${body}")
-    string(SUBSTRING "${ptx}" 0 ${body} head)
-    string(SUBSTRING "${ptx}" ${body} -1 tail)
-    set(ptx "${head}\n.reqntid ${items}, 1, 1${tail}")
+    bound_entry(ptx ${items})
   endif()
   string(REGEX REPLACE "\n\\.version [0-9]+\\.[0-9]+" "\n.version 8.0" ptx "${ptx}")
   string(REGEX REPLACE "\n\\.target sm_[0-9]+" "\n.target sm_90" ptx "${ptx}")
