@@ -1,7 +1,7 @@
 # Helpers of the offline PTX checks of whole kernels (wgmma_kernel_ptxas_check.cmake,
 # blocked_ptxas_check.cmake), included by them: a kernel compiled by clang's NVPTX back end with
-# the built-ins of nvptx_builtins.clh, and the work-group bound NVIDIA's compiler writes into the
-# entry. Both take CLANG, KERNELS and WORK from the including script.
+# the built-ins of nvptx_builtins.clh, the work-group bound NVIDIA's compiler writes into the
+# entry, and ptxas's verdict. They take CLANG, PTXAS, KERNELS and WORK from the including script.
 
 # Compiles kernels/`kernel` (a file name) with the options in ARGN into ${WORK}/`name`.ptx and
 # reads it into `out`; a compile error fails the check.
@@ -32,4 +32,18 @@ function(bound_entry ptx_var items)
   string(SUBSTRING "${ptx}" 0 ${body} head)
   string(SUBSTRING "${ptx}" ${body} -1 tail)
   set(${ptx_var} "${head}\n.reqntid ${items}, 1, 1${tail}" PARENT_SCOPE)
+endfunction()
+
+# Assembles `ptx_file` with CUDA's ptxas (PTXAS from the including script) for `arch`, into
+# `out` its report (-v); a refusal or a spill of registers fails the check, naming `what`.
+function(ptxas_assemble out arch ptx_file what)
+  execute_process(COMMAND ${PTXAS} -arch=${arch} -v -o ${ptx_file}.cubin ${ptx_file}
+                  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "ptxas -arch=${arch} refuses ${what}:\n${output}")
+  endif()
+  if(NOT output MATCHES "0 bytes spill stores, 0 bytes spill loads")
+    message(FATAL_ERROR "${what} spills registers:\n${output}")
+  endif()
+  set(${out} "${output}" PARENT_SCOPE)
 endfunction()
