@@ -44,7 +44,6 @@ class ScopedVariable {
   std::optional<std::string> previous_;
 };
 
-// The device the tests run on: chosen like any user's (CLGEMM_PLATFORM / CLGEMM_DEVICE).
 // An invented NVIDIA Hopper GPU as OpenCL reports the H100 and H200: 132 compute units, 1024
 // work-items, 48 KiB of local memory per work-group, compute capability 9.0 (wgmma, cp.async).
 inline DeviceLimits invented_hopper() {
@@ -60,6 +59,7 @@ inline DeviceLimits invented_hopper() {
   return d;
 }
 
+// The device the tests run on: chosen like any user's (CLGEMM_PLATFORM / CLGEMM_DEVICE).
 inline Context& shared_context() {
   static Context context;
   return context;

@@ -29,7 +29,8 @@ long auto_k_groups(const KernelOptions& options, std::int64_t work_groups, std::
 
 // Whether blocked with `options` (whose own K_GROUPS is 1) may take kAutoKGroups on this
 // device at all: a GPU, and the options with them valid there. auto_k_groups() asks this last;
-// the warm set (choice/auto_candidates.cpp) adds those options for every such selection.
+// the warm set (choice/auto_candidates.cpp) adds those options for every such selection that
+// single products run.
 bool takes_auto_k_groups(const KernelOptions& options, const DeviceLimits& device);
 
 }  // namespace clgemm::detail
