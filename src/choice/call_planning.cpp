@@ -8,6 +8,7 @@
 #include "plan/index_range.hpp"
 #include "plan/k_groups.hpp"
 #include "plan/last_wave.hpp"
+#include "plan/split_k.hpp"
 #include "plan/split_plan.hpp"
 
 namespace clgemm::detail {
@@ -116,9 +117,7 @@ void plan_k_groups(CallPlan& plan, const KernelSpec& spec, const KernelOptions& 
   const KernelCall region = plan.whole_tiles ? sub_call(call, *plan.whole_tiles) : call;
   const auto block = spec.block(kernel_options);
   const long slices = plan.split.slices.slices;
-  const auto work_groups = std::int64_t(groups(region.m, std::size_t(block[0])) *
-                                        groups(region.n, std::size_t(block[1]))) *
-                           slices;
+  const std::int64_t work_groups = tile_groups(region.m, region.n, block) * slices;
   const std::int64_t depth = slices > 1 ? plan.split.slices.k_slice : region.k;
   const long k_groups = auto_k_groups(kernel_options, work_groups, depth, limits);
   if (k_groups == 1) return;

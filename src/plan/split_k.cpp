@@ -11,7 +11,7 @@ long choose_split(std::int64_t m, std::int64_t n, std::int64_t k,
                   const std::array<std::int64_t, 3>& block, std::size_t compute_units,
                   std::int64_t min_slice_depth) {
   if (m <= 0 || n <= 0 || k <= 0 || block[0] <= 0 || block[1] <= 0) return 1;
-  const std::int64_t groups = ((m + block[0] - 1) / block[0]) * ((n + block[1] - 1) / block[1]);
+  const std::int64_t groups = tile_groups(m, n, block);
   const std::int64_t units = std::int64_t(std::max<std::size_t>(compute_units, 1));
   const std::int64_t target = 2 * units;
   if (groups >= target) return 1;  // already two waves: splitting only adds the reduction

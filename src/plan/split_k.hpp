@@ -15,6 +15,12 @@ namespace clgemm::detail {
 // 40), while 512x512x65536 in 33 slices of about 2000 ran at 2.5x.
 constexpr std::int64_t kMinSliceDepth = 1024;
 
+// The work-groups of block[0] x block[1] tiles (rows x columns) that cover an m x n C.
+inline std::int64_t tile_groups(std::int64_t m, std::int64_t n,
+                                const std::array<std::int64_t, 3>& block) {
+  return ((m + block[0] - 1) / block[0]) * ((n + block[1] - 1) / block[1]);
+}
+
 // The split factor S (1: no split) for the row-major m x n x k call on work-group tiles of
 // block[0] x block[1] (rows x columns of C) where the work-groups the device runs at once are
 // not known (where they are, wave_plan.hpp's model decides): when those tiles give fewer

@@ -77,8 +77,7 @@ SplitPlan plan_split(const KernelSpec& spec, const KernelOptions& options, const
     }
   }
   out.slices = slices;
-  const std::int64_t groups =
-      ((call.m + block[0] - 1) / block[0]) * ((call.n + block[1] - 1) / block[1]);
+  const std::int64_t groups = tile_groups(call.m, call.n, block);
   out.reason = (forced > 0 ? forced_text() + ": split-K" : std::string("split-K")) + " into " +
                std::to_string(slices.slices) + " slices of K = " + std::to_string(slices.k_slice) +
                " (work-groups of " + std::to_string(block[0]) + " x " + std::to_string(block[1]) +

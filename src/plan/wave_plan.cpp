@@ -37,7 +37,7 @@ bool valid(const WaveGeometry& g) {
 double whole_split_time(const WaveGeometry& g, long slices) {
   if (!valid(g)) return 0;
   const KSlices s = slice_k(g.k, slices, g.block[2]);
-  const std::int64_t groups = ceil_div(g.m, g.block[0]) * ceil_div(g.n, g.block[1]);
+  const std::int64_t groups = tile_groups(g.m, g.n, g.block);
   return launch_time(g, double(groups) * double(s.slices), s.slices > 1 ? s.k_slice : g.k, s.slices,
                      g.m);
 }
@@ -56,7 +56,7 @@ double last_wave_time(const WaveGeometry& g, const LastWaveSplit& split) {
 WaveChoice choose_waves(const WaveGeometry& g, long forced_slices) {
   WaveChoice best;
   if (!valid(g)) return best;
-  const std::int64_t groups = ceil_div(g.m, g.block[0]) * ceil_div(g.n, g.block[1]);
+  const std::int64_t groups = tile_groups(g.m, g.n, g.block);
   best.work = double(groups) * double(g.k) / double(g.units);
   if (forced_slices > 1) {
     best.slices = slice_k(g.k, forced_slices, g.block[2]).slices;
